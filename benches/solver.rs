@@ -1,0 +1,2 @@
+//! Solver benches (being written).
+fn main() {}

@@ -1,0 +1,143 @@
+//! Ordered, bounded, parallel map over batches. Generic: knows nothing of Sudoku.
+//!
+//! Items are read in batches; each batch is mapped across the current rayon pool with
+//! `collect_into_vec`, which keeps input order; while one batch is mapped, the previous
+//! one is written and the next one read on another worker (one `rayon::join`), so I/O
+//! overlaps with work. At most three batches are alive at once, whatever the input size,
+//! and their vectors are reused from batch to batch.
+
+use rayon::prelude::*;
+
+/// Map every item produced by `fill` through `work` in parallel and hand the results to
+/// `drain` in input order, batch by batch.
+///
+/// - `fill(batch)` refills `batch` with up to `batch_size` next items (it holds an old
+///   batch whose allocations may be reused); it leaves it empty at the end of input.
+/// - `init` makes per-worker scratch state (e.g. a solver) handed to `work`.
+/// - `drain(items, results)` receives each batch with its results, in order.
+///
+/// The first error from `fill` or `drain` stops the run and is returned; items already
+/// drained stay drained.
+pub fn ordered_map<I, O, S, E>(
+    batch_size: usize,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E> + Send,
+    init: impl Fn() -> S + Sync + Send,
+    work: impl Fn(&mut S, &I) -> O + Sync + Send,
+    mut drain: impl FnMut(&[I], &[O]) -> Result<(), E> + Send,
+) -> Result<(), E>
+where
+    I: Send + Sync,
+    O: Send + Sync,
+    E: Send,
+{
+    let batch_size = batch_size.max(1);
+    let mut current: Vec<I> = Vec::with_capacity(batch_size);
+    let mut results: Vec<O> = Vec::with_capacity(batch_size);
+    let mut next: Vec<I> = Vec::with_capacity(batch_size);
+    // The batch mapped last round, waiting to be drained.
+    let mut done: Vec<I> = Vec::with_capacity(batch_size);
+    let mut done_results: Vec<O> = Vec::with_capacity(batch_size);
+    fill(&mut current)?;
+    while !current.is_empty() {
+        let (io, ()) = rayon::join(
+            || {
+                if !done.is_empty() {
+                    drain(&done, &done_results)?;
+                }
+                fill(&mut next)
+            },
+            || {
+                current
+                    .par_iter()
+                    .map_init(&init, |scratch, item| work(scratch, item))
+                    .collect_into_vec(&mut results);
+            },
+        );
+        io?;
+        // Rotate: the mapped batch waits to be drained; the read batch is mapped next;
+        // the drained batch's vector is refilled after that.
+        std::mem::swap(&mut done, &mut current);
+        std::mem::swap(&mut done_results, &mut results);
+        std::mem::swap(&mut current, &mut next);
+    }
+    if !done.is_empty() {
+        drain(&done, &done_results)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn squares(total: usize, batch: usize, threads: usize) -> Vec<(usize, usize)> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut next = 0;
+        let mut seen = Vec::new();
+        pool.install(|| {
+            ordered_map(
+                batch,
+                |b: &mut Vec<usize>| -> Result<(), ()> {
+                    b.clear();
+                    while b.len() < batch && next < total {
+                        b.push(next);
+                        next += 1;
+                    }
+                    Ok(())
+                },
+                || (),
+                |_, &i| {
+                    // Uneven work so that later items often finish first.
+                    if i % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                    i * i
+                },
+                |items, results| {
+                    assert_eq!(items.len(), results.len());
+                    seen.extend(items.iter().copied().zip(results.iter().copied()));
+                    Ok(())
+                },
+            )
+        })
+        .unwrap();
+        seen
+    }
+
+    #[test]
+    fn keeps_order_and_loses_nothing() {
+        for (total, batch, threads) in [(0, 4, 2), (1, 4, 1), (1000, 7, 2), (1000, 1000, 3)] {
+            let seen = squares(total, batch, threads);
+            let expected: Vec<_> = (0..total).map(|i| (i, i * i)).collect();
+            assert_eq!(seen, expected, "total {total} batch {batch}");
+        }
+    }
+
+    #[test]
+    fn drain_error_stops_the_run() {
+        let mut calls = 0;
+        let mut n = 0;
+        let r = ordered_map(
+            2,
+            |b: &mut Vec<u32>| -> Result<(), &str> {
+                b.clear();
+                if n < 100 {
+                    b.extend([n, n + 1]);
+                    n += 2;
+                }
+                Ok(())
+            },
+            || (),
+            |_, &i| i,
+            |_, _| {
+                calls += 1;
+                Err("closed")
+            },
+        );
+        assert_eq!(r, Err("closed"));
+        assert_eq!(calls, 1);
+    }
+}

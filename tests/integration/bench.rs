@@ -1,0 +1,1 @@
+//! `bulkdoku bench` through the real binary.

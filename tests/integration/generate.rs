@@ -1,0 +1,1 @@
+//! `bulkdoku generate` through the real binary.

@@ -1,0 +1,10 @@
+//! Integration tests through the real `bulkdoku` binary: one test binary, one module
+//! per subcommand.
+
+mod util;
+
+mod bench;
+mod generate;
+mod report;
+mod solve;
+mod verify;

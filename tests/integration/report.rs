@@ -1,0 +1,1 @@
+//! `bulkdoku report` through the real binary.

@@ -1,0 +1,1 @@
+//! `bulkdoku solve` through the real binary.

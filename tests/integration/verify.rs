@@ -1,0 +1,1 @@
+//! `bulkdoku verify` through the real binary.

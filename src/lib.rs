@@ -31,6 +31,8 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod solver;
+pub mod stats;
+pub mod canon;
 
 pub use grid::{Conflict, Grid, InvalidPuzzle, ParseError};
 pub use solver::{count, solutions, solve, Outcome, Solutions, Solver, Uniqueness};

@@ -1,0 +1,1 @@
+//! Canonical forms of puzzles under the Sudoku symmetries (being written).

@@ -253,11 +253,8 @@ impl Search {
             let mut other = self.cur;
             other.forbid(digit, branch.band, branch.cell);
             self.stack.push(other);
-            let tried = self
-                .cur
-                .place(digit, branch.band, branch.cell)
-                .and_then(|()| self.cur.propagate());
-            if tried.is_err() && !self.backtrack() {
+            self.cur.assign(digit, branch.band, branch.cell);
+            if self.cur.propagate().is_err() && !self.backtrack() {
                 self.phase = Phase::Done;
                 return false;
             }

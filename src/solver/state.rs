@@ -1,14 +1,29 @@
 //! The candidate state of one position and its propagation.
 //!
 //! Candidates are kept per digit and band: `cand[digit * 3 + band]` is a 27-bit mask of
-//! the band's cells where the digit may still go (see [`super::tables`]). This layout
-//! lets one table lookup settle a digit's rows against its boxes inside a band, and lets
-//! a placed digit clear its column in the other bands with one mask.
+//! the band's cells where the digit may still go (see [`super::tables`]). In this layout
+//! a digit's whole situation in a band is one word, so the reasoning about it is a few
+//! table lookups instead of loops over houses:
 //!
-//! A solved cell keeps exactly its own digit's bit; `unsolved_cells` says which cells are
-//! still open and `unsolved_rows` which (digit, row) pairs still wait for their place.
+//! - its rows and boxes must be matched one to one: [`CONSISTENT`] removes segments no
+//!   matching can use (pointing and claiming in one step), [`FORCED`] names the segments
+//!   every matching uses;
+//! - a box whose stack offers a single column claims that column from the other bands
+//!   ([`OTHER_BANDS_KEEP`]), which also carries every placed digit down its column;
+//! - a forced segment with a single column is a placed digit: the other digits leave
+//!   that cell.
+//!
+//! Besides these, cells with one candidate left (naked singles) are placed, and cells
+//! with two are remembered for branching. A slot is re-examined only when its word
+//! differs from the one last examined (`seen`), which makes the fixpoint cheap.
+//!
+//! The layout follows the idea of the JCZSolve family of solvers (candidates per digit
+//! and band, row/box tables); the code and tables here are our own.
 
-use super::tables::{BAND, BAND_PEERS, COLUMN, CONSISTENT, SEGMENTS};
+use super::tables::{
+    BAND, BAND_PEERS, COLUMN, CONSISTENT, FORCED, ONE_COLUMN_SEGMENTS, OTHER_BANDS_KEEP, OWN_COLUMNS_KEEP,
+    SEGMENTS, SEGMENT_CELLS,
+};
 use crate::grid::{Grid, CELLS};
 
 /// Slot index of a digit (0-based) in a band.
@@ -17,15 +32,31 @@ fn slot(digit: usize, band: usize) -> usize {
     digit * 3 + band
 }
 
-/// Candidate state; small and `Copy` so that a guess is one memcpy.
+/// The same digit's slots in the other two bands.
+#[inline(always)]
+fn other_bands(k: usize) -> (usize, usize) {
+    match k % 3 {
+        0 => (k + 1, k + 2),
+        1 => (k - 1, k + 1),
+        _ => (k - 2, k - 1),
+    }
+}
+
+/// The columns a band word has candidates in (9 bits).
+#[inline(always)]
+fn fold_columns(word: u32) -> u32 {
+    (word | word >> 9 | word >> 18) & 0x1FF
+}
+
+/// Candidate state; `Copy`, so that a branch is one memcpy.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     cand: [u32; 27],
+    /// Each slot's word as last examined; a slot is examined again when it differs.
+    seen: [u32; 27],
     unsolved_cells: [u32; 3],
-    /// Per band, bit `digit * 3 + row`: the digit is not yet placed in that row.
-    unsolved_rows: [u32; 3],
-    /// Slots whose candidates changed since they were last examined.
-    dirty: u32,
+    /// Open cells with exactly two candidates, as of the last naked-single pass.
+    pairs: [u32; 3],
 }
 
 /// A found contradiction: this position has no solution.
@@ -45,16 +76,23 @@ impl State {
     pub fn from_grid(grid: &Grid) -> Result<State, Dead> {
         let mut s = State {
             cand: [BAND; 27],
+            // Never equal to a 27-bit word: every slot gets examined once.
+            seen: [u32::MAX; 27],
             unsolved_cells: [BAND; 3],
-            unsolved_rows: [BAND; 3],
-            dirty: (1 << 27) - 1,
+            pairs: [0; 3],
         };
         for (i, &v) in grid.cells().iter().enumerate() {
             if v != 0 {
-                s.place(v as usize - 1, i / 27, i % 27)?;
+                let (digit, band, cell) = (v as usize - 1, i / 27, i % 27);
+                if s.cand[slot(digit, band)] & (1 << cell) == 0 {
+                    return Err(Dead);
+                }
+                s.assign(digit, band, cell);
+                let (b1, b2) = other_bands(slot(digit, band));
+                s.cand[b1] &= !COLUMN[cell % 9];
+                s.cand[b2] &= !COLUMN[cell % 9];
             }
         }
-        s.dirty = (1 << 27) - 1;
         Ok(s)
     }
 
@@ -64,164 +102,125 @@ impl State {
         (self.unsolved_cells[0] | self.unsolved_cells[1] | self.unsolved_cells[2]) == 0
     }
 
-    /// Read the digits of a solved (or partly solved) state; open cells read as 0.
+    /// Read the digits of a solved state (every cell has exactly one candidate left).
     pub fn to_grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
-        for band in 0..3 {
-            let solved = !self.unsolved_cells[band] & BAND;
-            for digit in 0..9 {
-                let mut m = self.cand[slot(digit, band)] & solved;
-                while m != 0 {
-                    cells[band * 27 + m.trailing_zeros() as usize] = digit as u8 + 1;
-                    m &= m - 1;
-                }
+        for (k, &word) in self.cand.iter().enumerate() {
+            let (digit, base) = (k / 3, (k % 3) * 27);
+            let mut m = word;
+            while m != 0 {
+                cells[base + m.trailing_zeros() as usize] = digit as u8 + 1;
+                m &= m - 1;
             }
         }
         Grid::from_cells(cells).expect("digits are 1..=9")
     }
 
-    /// Remove `mask` from a slot, remembering the slot if anything went.
-    #[inline(always)]
-    fn clear(&mut self, k: usize, mask: u32) {
-        let old = self.cand[k];
-        let new = old & !mask;
-        self.cand[k] = new;
-        self.dirty |= ((old != new) as u32) << k;
-    }
-
-    /// Put `digit` in `cell` of `band` and remove what it excludes.
-    pub fn place(&mut self, digit: usize, band: usize, cell: usize) -> Result<(), Dead> {
+    /// Put `digit` in `cell` of `band`: it leaves the cell's row and box, and the other
+    /// digits leave the cell. Its column in the other bands follows when the slot is
+    /// examined. The caller knows the candidate is present.
+    #[inline]
+    pub fn assign(&mut self, digit: usize, band: usize, cell: usize) {
         let bit = 1u32 << cell;
-        let k = slot(digit, band);
-        if self.cand[k] & bit == 0 {
-            return Err(Dead);
-        }
         for other in 0..9 {
-            if other != digit {
-                self.clear(slot(other, band), bit);
-            }
+            self.cand[slot(other, band)] &= !bit;
         }
-        self.clear(k, BAND_PEERS[cell]);
-        let col = COLUMN[cell % 9];
-        for other in 0..3 {
-            if other != band {
-                self.clear(slot(digit, other), col);
-            }
-        }
+        let k = slot(digit, band);
+        self.cand[k] = (self.cand[k] & !BAND_PEERS[cell]) | bit;
         self.unsolved_cells[band] &= !bit;
-        self.unsolved_rows[band] &= !(1 << (digit * 3 + cell / 9));
-        Ok(())
     }
 
-    /// Remove one candidate (the other side of a guess) and mark its slot for review.
+    /// Remove one candidate (the other side of a branch).
+    #[inline]
     pub fn forbid(&mut self, digit: usize, band: usize, cell: usize) {
-        self.clear(slot(digit, band), 1 << cell);
+        self.cand[slot(digit, band)] &= !(1 << cell);
     }
 
     /// Propagate until nothing more follows without guessing.
     pub fn propagate(&mut self) -> Result<(), Dead> {
         loop {
-            while self.dirty != 0 {
-                let k = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                self.settle_slot(k)?;
-            }
-            if !self.naked_singles()? && !self.column_singles()? {
+            self.settle_all()?;
+            if !self.naked_singles()? && !self.claim_columns()? {
                 return Ok(());
             }
         }
     }
 
-    /// Settle one digit in one band: keep only the segments a consistent row/box matching
-    /// can use, and place the digit in every open row left with one cell.
+    /// Examine every changed slot until none changes.
     #[inline]
-    fn settle_slot(&mut self, k: usize) -> Result<(), Dead> {
-        let (digit, band) = (k / 3, k % 3);
-        let mut a = self.cand[k];
+    fn settle_all(&mut self) -> Result<(), Dead> {
+        // Unrolled with constant slot numbers, so that every index and neighbour below
+        // is known at compile time.
+        macro_rules! each_slot {
+            ($changed:ident: $($k:literal)*) => {
+                $(
+                    if self.cand[$k] != self.seen[$k] {
+                        $changed = true;
+                        self.settle_slot::<$k>()?;
+                    }
+                )*
+            };
+        }
         loop {
-            let map = SEGMENTS[(a & 0x1FF) as usize] as usize
-                | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3
-                | (SEGMENTS[(a >> 18) as usize] as usize) << 6;
-            a &= CONSISTENT[map];
-            if a == 0 {
-                return Err(Dead);
-            }
-            let open_rows = (self.unsolved_rows[band] >> (digit * 3)) & 7;
-            let mut singles = 0;
-            let mut rows = open_rows;
-            while rows != 0 {
-                let r = rows.trailing_zeros();
-                rows &= rows - 1;
-                let x = (a >> (9 * r)) & 0x1FF;
-                if x & (x - 1) == 0 {
-                    singles |= x << (9 * r);
-                }
-            }
-            if singles == 0 {
-                break;
-            }
-            let mut peers = 0;
-            let mut cols = 0;
-            let mut placed_rows = 0;
-            let mut m = singles;
-            while m != 0 {
-                let cell = m.trailing_zeros() as usize;
-                m &= m - 1;
-                peers |= BAND_PEERS[cell];
-                cols |= COLUMN[cell % 9];
-                placed_rows |= 1 << (digit * 3 + cell / 9);
-            }
-            if singles & peers != 0 {
-                return Err(Dead);
-            }
-            a &= !peers;
-            self.unsolved_cells[band] &= !singles;
-            self.unsolved_rows[band] &= !placed_rows;
-            for other in 0..9 {
-                if other != digit {
-                    self.clear(slot(other, band), singles);
-                }
-            }
-            for other in 0..3 {
-                if other != band {
-                    self.clear(slot(digit, other), cols);
-                }
+            let mut changed = false;
+            each_slot!(changed: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+            if !changed {
+                return Ok(());
             }
         }
+    }
+
+    /// Settle one digit in one band (see the module docs for the three rules).
+    #[inline(always)]
+    fn settle_slot<const K: usize>(&mut self) -> Result<(), Dead> {
+        let k = K;
+        let a = self.cand[k];
+        let map = SEGMENTS[(a & 0x1FF) as usize] as usize
+            | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3
+            | (SEGMENTS[(a >> 18) as usize] as usize) << 6;
+        let a = a & CONSISTENT[map];
+        if a == 0 {
+            return Err(Dead);
+        }
         self.cand[k] = a;
+        self.seen[k] = a;
+        let cols = fold_columns(a);
+        let keep = OTHER_BANDS_KEEP[cols as usize];
+        let (b1, b2) = other_bands(k);
+        self.cand[b1] &= keep;
+        self.cand[b2] &= keep;
+        let placed = SEGMENT_CELLS[(FORCED[map] & ONE_COLUMN_SEGMENTS[cols as usize]) as usize] & a;
+        let band = k % 3;
+        if placed & self.unsolved_cells[band] != 0 {
+            self.unsolved_cells[band] &= !placed;
+            let mut other = band;
+            while other < 27 {
+                if other != k {
+                    self.cand[other] &= !placed;
+                }
+                other += 3;
+            }
+        }
         Ok(())
     }
 
-    /// Count candidates per cell of a band in bit-slices: (at least 1, at least 2, at least 3).
-    #[inline(always)]
-    fn counts(&self, band: usize) -> (u32, u32, u32) {
-        let (mut one, mut two, mut three) = (0, 0, 0);
-        for digit in 0..9 {
-            let c = self.cand[slot(digit, band)];
-            three |= two & c;
-            two |= one & c;
-            one |= c;
-        }
-        (one, two, three)
-    }
-
-    /// Place every open cell that has one candidate left. `Ok(true)` if any was placed.
+    /// Place every open cell that has one candidate left; remember cells with two.
+    /// `Ok(true)` if any was placed.
     fn naked_singles(&mut self) -> Result<bool, Dead> {
         let mut found = false;
         for band in 0..3 {
-            let open = self.unsolved_cells[band];
-            if open == 0 {
-                continue;
-            }
-            let (mut one, mut two) = (0, 0);
+            let (mut one, mut two, mut three) = (0, 0, 0);
             for digit in 0..9 {
                 let c = self.cand[slot(digit, band)];
+                three |= two & c;
                 two |= one & c;
                 one |= c;
             }
-            if open & !one != 0 {
+            if one != BAND {
                 return Err(Dead);
             }
+            let open = self.unsolved_cells[band];
+            self.pairs[band] = two & !three & open;
             let mut singles = open & !two;
             while singles != 0 {
                 let cell = singles.trailing_zeros() as usize;
@@ -230,59 +229,42 @@ impl State {
                 let digit = (0..9)
                     .find(|&d| self.cand[slot(d, band)] & bit != 0)
                     .ok_or(Dead)?;
-                self.place(digit, band, cell)?;
+                let k = slot(digit, band);
+                self.cand[k] &= !BAND_PEERS[cell];
+                self.unsolved_cells[band] &= !bit;
                 found = true;
             }
         }
         Ok(found)
     }
 
-    /// Place every digit that has one cell left in some column. `Ok(true)` if any was.
-    fn column_singles(&mut self) -> Result<bool, Dead> {
-        let mut found = false;
+    /// For each digit, a column that only one band can still supply claims the digit's
+    /// box in that band (its other columns go). `Ok(true)` if anything went.
+    fn claim_columns(&mut self) -> Result<bool, Dead> {
+        let mut changed = false;
         for digit in 0..9 {
-            let (mut one, mut two) = (0u32, 0u32);
-            for band in 0..3 {
-                let a = self.cand[slot(digit, band)];
-                for row in 0..3 {
-                    let x = (a >> (9 * row)) & 0x1FF;
-                    two |= one & x;
-                    one |= x;
-                }
-            }
-            if one != 0x1FF {
+            let k = slot(digit, 0);
+            let (a0, a1, a2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
+            let (p0, p1, p2) = (fold_columns(a0), fold_columns(a1), fold_columns(a2));
+            if p0 | p1 | p2 != 0x1FF {
                 return Err(Dead);
             }
-            let mut cols = !two & 0x1FF;
-            while cols != 0 {
-                let col = cols.trailing_zeros() as usize;
-                cols &= cols - 1;
-                for band in 0..3 {
-                    let here = self.cand[slot(digit, band)] & COLUMN[col];
-                    if here != 0 {
-                        let cell = here.trailing_zeros() as usize;
-                        if self.unsolved_cells[band] & here != 0 {
-                            self.place(digit, band, cell)?;
-                            found = true;
-                        }
-                        break;
-                    }
-                }
-            }
+            let n0 = a0 & OWN_COLUMNS_KEEP[(p0 & !(p1 | p2)) as usize];
+            let n1 = a1 & OWN_COLUMNS_KEEP[(p1 & !(p0 | p2)) as usize];
+            let n2 = a2 & OWN_COLUMNS_KEEP[(p2 & !(p0 | p1)) as usize];
+            changed |= (n0 != a0) | (n1 != a1) | (n2 != a2);
+            self.cand[k] = n0;
+            self.cand[k + 1] = n1;
+            self.cand[k + 2] = n2;
         }
-        Ok(found)
+        Ok(changed)
     }
 
     /// The most constrained open cell: a cell with two candidates if there is one, else
     /// the first cell with the fewest. The state must be propagated and not solved.
     pub fn choose_branch(&self) -> Branch {
         for band in 0..3 {
-            let open = self.unsolved_cells[band];
-            if open == 0 {
-                continue;
-            }
-            let (_, two, three) = self.counts(band);
-            let pairs = open & two & !three;
+            let pairs = self.pairs[band];
             if pairs != 0 {
                 let cell = pairs.trailing_zeros() as usize;
                 return Branch {
@@ -300,7 +282,11 @@ impl State {
                 open &= open - 1;
                 let digits = self.digits_at(band, cell);
                 if best.is_none_or(|b| digits.count_ones() < b.digits.count_ones()) {
-                    best = Some(Branch { band, cell, digits });
+                    best = Some(Branch {
+                        band,
+                        cell,
+                        digits,
+                    });
                 }
             }
         }

@@ -21,6 +21,28 @@ pub static SEGMENTS: [u8; 512] = segments();
 /// pointing and claiming (locked candidates) for the band.
 pub static CONSISTENT: [u32; 512] = consistent();
 
+/// For a 9-bit row/box map (as for [`CONSISTENT`]), the segments that every consistent
+/// placement uses: the digit is certainly in them. `0` when no placement fits.
+pub static FORCED: [u16; 512] = forced();
+
+/// For a 9-bit map of the columns a digit can use in a band, the segments (bit
+/// `row * 3 + box`) of every box whose stack offers a single column: there a forced
+/// segment is a single cell.
+pub static ONE_COLUMN_SEGMENTS: [u16; 512] = one_column_segments();
+
+/// For a 9-bit map of the columns a digit can use in a band, what the same digit keeps
+/// in the other two bands: a stack with a single column here claims that column, since
+/// the digit's box in this band must use it.
+pub static OTHER_BANDS_KEEP: [u32; 512] = other_bands_keep();
+
+/// For a 9-bit map of columns where only this band can hold a digit, what the digit
+/// keeps in this band: in each stack with such a column, the box must use it, so the
+/// box's other columns go (claiming, seen from the columns).
+pub static OWN_COLUMNS_KEEP: [u32; 512] = own_columns_keep();
+
+/// The cells of a 9-bit set of segments (bit `row * 3 + box`).
+pub static SEGMENT_CELLS: [u32; 512] = segment_cells();
+
 /// For each cell of a band, the other cells of the band that see it (same row, same box,
 /// or same column).
 pub static BAND_PEERS: [u32; 27] = band_peers();
@@ -81,6 +103,118 @@ const fn consistent() -> [u32; 512] {
     t
 }
 
+const fn forced() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut map = 0;
+    while map < 512 {
+        let mut all = 0x1FFu16;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMUTATIONS[p];
+            let mut segs = 0u16;
+            let mut fits = true;
+            let mut row = 0;
+            while row < 3 {
+                let bit = row * 3 + perm[row];
+                if (map >> bit) & 1 == 0 {
+                    fits = false;
+                }
+                segs |= 1 << bit;
+                row += 1;
+            }
+            if fits {
+                all &= segs;
+                any = true;
+            }
+            p += 1;
+        }
+        t[map] = if any { all } else { 0 };
+        map += 1;
+    }
+    t
+}
+
+const fn one_column_segments() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut stack = 0;
+        while stack < 3 {
+            let here = (cols >> (3 * stack)) & 7;
+            if here != 0 && here & (here - 1) == 0 {
+                t[cols] |= (1 | 1 << 3 | 1 << 6) << stack;
+            }
+            stack += 1;
+        }
+        cols += 1;
+    }
+    t
+}
+
+const fn other_bands_keep() -> [u32; 512] {
+    let columns = column();
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut keep = BAND;
+        let mut stack = 0;
+        while stack < 3 {
+            let here = (cols >> (3 * stack)) & 7;
+            if here != 0 && here & (here - 1) == 0 {
+                let col = 3 * stack + (here as u32).trailing_zeros() as usize;
+                keep &= !columns[col];
+            }
+            stack += 1;
+        }
+        t[cols] = keep;
+        cols += 1;
+    }
+    t
+}
+
+const fn own_columns_keep() -> [u32; 512] {
+    let columns = column();
+    let mut t = [0u32; 512];
+    let mut own = 0;
+    while own < 512 {
+        let mut keep = BAND;
+        let mut stack = 0;
+        while stack < 3 {
+            let here = (own >> (3 * stack)) & 7;
+            if here != 0 {
+                let mut c = 0;
+                while c < 3 {
+                    if (here >> c) & 1 == 0 {
+                        keep &= !columns[3 * stack + c];
+                    }
+                    c += 1;
+                }
+            }
+            stack += 1;
+        }
+        t[own] = keep;
+        own += 1;
+    }
+    t
+}
+
+const fn segment_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut segs = 0;
+    while segs < 512 {
+        let mut bit = 0;
+        while bit < 9 {
+            if (segs >> bit) & 1 != 0 {
+                t[segs] |= 7 << ((bit / 3) * 9 + (bit % 3) * 3);
+            }
+            bit += 1;
+        }
+        segs += 1;
+    }
+    t
+}
+
 const fn band_peers() -> [u32; 27] {
     let mut t = [0u32; 27];
     let mut cell = 0;
@@ -128,6 +262,19 @@ mod tests {
         // Row 0 must take box 0: its other segments are gone.
         assert_eq!(cells & 0x1FF, 0b000_000_111);
         assert_eq!((cells >> 9) & 0x1FF, 0b111_111_000);
+    }
+
+    #[test]
+    fn forced_segments_and_claimed_columns() {
+        // Everything possible: nothing forced.
+        assert_eq!(FORCED[0x1FF], 0);
+        // Box 0 only in row 0 forces that segment.
+        assert_eq!(FORCED[0b110_110_111] & 1, 1);
+        // A stack with one column claims it from the other bands.
+        let cols = 0b111_111_010; // stack 0 offers only column 1
+        assert_eq!(ONE_COLUMN_SEGMENTS[cols], 0b001_001_001);
+        assert_eq!(OTHER_BANDS_KEEP[cols], BAND & !COLUMN[1]);
+        assert_eq!(SEGMENT_CELLS[0b100_000_001], 0b111 | 0b111 << 24);
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! );
 //! ```
 
+pub mod canon;
 pub mod cli;
 pub mod cmd;
 pub mod grid;
@@ -32,7 +33,6 @@ pub mod progress;
 pub mod record;
 pub mod solver;
 pub mod stats;
-pub mod canon;
 
 pub use grid::{Conflict, Grid, InvalidPuzzle, ParseError};
 pub use solver::{count, solutions, solve, Outcome, Solutions, Solver, Uniqueness};

@@ -21,8 +21,8 @@
 //! and band, row/box tables); the code and tables here are our own.
 
 use super::tables::{
-    BAND, BAND_PEERS, COLUMN, CONSISTENT, FORCED, ONE_COLUMN_SEGMENTS, OTHER_BANDS_KEEP, OWN_COLUMNS_KEEP,
-    SEGMENTS, SEGMENT_CELLS,
+    BAND, BAND_PEERS, COLUMN, CONSISTENT, FORCED, ONE_COLUMN_SEGMENTS, OTHER_BANDS_KEEP,
+    OWN_COLUMNS_KEEP, SEGMENTS, SEGMENT_CELLS,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -282,11 +282,7 @@ impl State {
                 open &= open - 1;
                 let digits = self.digits_at(band, cell);
                 if best.is_none_or(|b| digits.count_ones() < b.digits.count_ones()) {
-                    best = Some(Branch {
-                        band,
-                        cell,
-                        digits,
-                    });
+                    best = Some(Branch { band, cell, digits });
                 }
             }
         }

@@ -33,7 +33,13 @@ enum Shape {
 /// The line-format delimiters that may follow a puzzle's 81 cells.
 #[inline]
 pub(crate) fn is_delimiter(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b',' | b';' | b':' | b'|')
+    // Bitwise `|`, not `matches!`'s branches, so that scans over many bytes vectorise.
+    (byte == b' ')
+        | (byte == b'\t')
+        | (byte == b',')
+        | (byte == b';')
+        | (byte == b':')
+        | (byte == b'|')
 }
 
 /// Detect the format of a text whose first bytes are `head` (BOM already removed; the

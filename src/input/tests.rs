@@ -188,6 +188,39 @@ fn lines_overlong_line_is_one_bad_record_and_reading_goes_on() {
 }
 
 #[test]
+fn lines_across_buffer_boundaries_in_every_shape() {
+    // Far more than the reader's buffer, so that lines of every shape straddle its end
+    // and both the in-buffer path and the slow path are taken.
+    let shapes = [
+        format!("{POJ}\n"),
+        format!("{LUOGU}\r\n"),
+        format!("{ZERO_ROWS} ED=1.2/1.2/1.2\n"),
+        "# comment\n".to_string(),
+        "\r\n".to_string(),
+        format!("  {POJ}\t9\n"),
+        format!("{}\n", &LUOGU[..40]),
+    ];
+    let mut text = String::new();
+    let mut want = Vec::new();
+    for i in 0..60_000 {
+        // An irregular order, so that each shape meets each other one.
+        text.push_str(&shapes[(i * 5 + i / 7) % shapes.len()]);
+    }
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let token = t.split([' ', '\t']).next().unwrap();
+        want.push(rec(i as u64 + 1, token));
+    }
+    let (_, got) = read(text.as_bytes());
+    assert!(text.len() > 3 << 20);
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
+}
+
+#[test]
 fn lines_reader_reuses_the_record_and_clears_stale_state() {
     let file = write_temp(format!("{POJ}\n{LUOGU}\n").as_bytes());
     let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();

@@ -92,8 +92,29 @@ pub fn open(path: Option<&Path>, options: &InputOptions) -> anyhow::Result<Box<d
     let path = path.filter(|p| p.as_os_str() != "-");
     let name = display_name(path);
     let (stream, head) = source::Stream::open(path, &name)?;
+    reader_for(stream, &head, options)
+}
+
+/// Like [`open`], over bytes from any source (e.g. in memory), named `name` in error
+/// messages; compression and format are detected the same way.
+/// [`RecordReader::total_bytes`] is `None`.
+pub fn open_reader(
+    reader: impl std::io::Read + Send + 'static,
+    name: &str,
+    options: &InputOptions,
+) -> anyhow::Result<Box<dyn RecordReader>> {
+    let (stream, head) = source::Stream::from_raw(Box::new(reader), None, name, false)?;
+    reader_for(stream, &head, options)
+}
+
+/// The reader of `options.format`, or of the format `head` shows.
+fn reader_for(
+    stream: source::Stream,
+    head: &[u8],
+    options: &InputOptions,
+) -> anyhow::Result<Box<dyn RecordReader>> {
     let format = match options.format {
-        InputFormat::Auto => detect::detect(&head, options.column.as_deref()),
+        InputFormat::Auto => detect::detect(head, options.column.as_deref()),
         forced => forced,
     };
     Ok(match format {

@@ -8,9 +8,19 @@
 //!
 //! [`open`] undoes gzip or zstd compression (recognised by magic bytes, on files and
 //! standard input alike), drops a UTF-8 BOM and detects the format from the first
-//! lines: one puzzle per line, CSV with a header, 9-line grid blocks, or board
-//! literals. Each format has its reader module; the byte stream under them is
-//! `source`'s.
+//! lines (or takes [`InputOptions::format`]). The formats, one reader module each:
+//!
+//! | format | example | a record's `line` |
+//! |---|---|---|
+//! | [`InputFormat::Lines`] | 81 cells (`1030005090...107`), optionally ` ED=11.9/1.2/1.2` | its line |
+//! | [`InputFormat::Csv`] | `id,puzzle,solution,clues,difficulty` then rows | where its row starts |
+//! | [`InputFormat::Grid`] | an optional case count, then 9 lines `103000509` or `8 0 0 0 0 0 0 0 0` | its first row |
+//! | [`InputFormat::Board`] | `[["5","3",".",...],...]`, several boards, an `Input: board =` prefix | its `[` |
+//!
+//! Lines: the puzzle is the line's first token, up to a space, tab, `,` `;` `:` or
+//! `|`; `#` comment lines and blank lines are skipped; LF and CRLF. CSV: the puzzle
+//! column is `--column` or the first of `quizzes`, `puzzle`, `question` (any case).
+//! Grid and board records hold their cells row after row.
 
 use std::path::{Path, PathBuf};
 

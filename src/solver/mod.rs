@@ -8,15 +8,19 @@
 //! How it works: candidates are kept per digit and per band of three rows (see
 //! `state.rs`), which lets one table lookup do the row/box reasoning of a digit in a
 //! band. Propagation places naked singles and hidden singles in rows, boxes and columns;
-//! when it stalls, the search branches on an open cell with the fewest candidates,
-//! trying its lowest digit and keeping "not that digit" as the other branch on an
-//! explicit stack, so enumeration can stop and resume at every solution.
+//! when it stalls, the search branches on the most constrained open cell (a cell with
+//! two candidates, the one whose digits cover the most peers), trying its lowest digit
+//! and keeping the other branch ("the other digit", or "not that digit" for a cell with
+//! more) on an explicit stack, so enumeration can stop and resume at every solution.
+//! Count-only searches finish positions with few open cells by a plain depth-first
+//! search (`tail.rs`).
 //!
 //! Everything is deterministic and free of shared state: any number of threads may solve
 //! at once, each with its own [`Solver`].
 
 mod state;
 mod tables;
+mod tail;
 
 use crate::grid::Grid;
 use state::{Dead, State};
@@ -87,8 +91,39 @@ impl Solver {
     }
 
     /// Count up to `limit` solutions without materialising any.
+    ///
+    /// Positions with few open cells left are counted by a plain depth-first search
+    /// instead of propagating towards each solution (see `tail.rs`), which makes
+    /// counting puzzles with many solutions several times faster.
     pub fn count(&mut self, grid: &Grid, limit: u64) -> Outcome {
-        self.search(grid, limit, |_| {})
+        let mut outcome = Outcome {
+            solutions: 0,
+            first: None,
+            guesses: 0,
+        };
+        if limit == 0 {
+            return outcome;
+        }
+        let mut search = Search::start(grid, std::mem::take(&mut self.stack));
+        if search.phase == Phase::Ready {
+            loop {
+                if search.cur.open_cells() <= tail::TAIL_CELLS {
+                    outcome.solutions += tail::count(
+                        search.cur.open_cell_digits(),
+                        limit - outcome.solutions,
+                        &mut search.guesses,
+                    );
+                    if outcome.solutions >= limit || !search.backtrack() {
+                        break;
+                    }
+                } else if !search.descend() {
+                    break;
+                }
+            }
+        }
+        outcome.guesses = search.guesses;
+        self.stack = search.into_stack();
+        outcome
     }
 
     /// Hand each of up to `limit` solutions to `each` as it is found.
@@ -247,18 +282,32 @@ impl Search {
                 self.phase = Phase::Reported;
                 return true;
             }
-            let branch = self.cur.choose_branch();
-            let digit = branch.digits.trailing_zeros() as usize;
-            self.guesses += 1;
-            let mut other = self.cur;
-            other.forbid(digit, branch.band, branch.cell);
-            self.stack.push(other);
-            self.cur.assign(digit, branch.band, branch.cell);
-            if self.cur.propagate().is_err() && !self.backtrack() {
+            if !self.descend() {
                 self.phase = Phase::Done;
                 return false;
             }
         }
+    }
+
+    /// Branch on the chosen cell of the current (propagated, unsolved) position: try
+    /// its lowest digit and save the rest for later. Leaves a propagated position in
+    /// `cur`, backtracking as needed; `false` when the whole tree is exhausted.
+    fn descend(&mut self) -> bool {
+        let branch = self.cur.choose_branch();
+        let digit = branch.digits.trailing_zeros() as usize;
+        self.guesses += 1;
+        let mut other = self.cur;
+        if branch.digits.count_ones() == 2 {
+            // The other branch of a two-way choice is the other digit: placing it now
+            // spares a round of propagation when we come back.
+            let second = 31 - branch.digits.leading_zeros() as usize;
+            other.assign(second, branch.band, branch.cell);
+        } else {
+            other.forbid(digit, branch.band, branch.cell);
+        }
+        self.stack.push(other);
+        self.cur.assign(digit, branch.band, branch.cell);
+        self.cur.propagate().is_ok() || self.backtrack()
     }
 
     /// Resume from the latest saved branch that survives propagation.

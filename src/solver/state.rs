@@ -121,6 +121,27 @@ impl State {
         (self.unsolved_cells[0] | self.unsolved_cells[1] | self.unsolved_cells[2]) == 0
     }
 
+    /// Number of cells without a digit yet.
+    #[inline]
+    pub fn open_cells(&self) -> u32 {
+        self.unsolved_cells.iter().map(|m| m.count_ones()).sum()
+    }
+
+    /// Every open cell (0..81) with its candidate digits (bit `d` for digit `d + 1`).
+    pub fn open_cell_digits(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        (0..3).flat_map(move |band| {
+            let open = self.unsolved_cells[band];
+            let mut m = open;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let cell = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    (band * 27 + cell, self.digits_at(band, cell))
+                })
+            })
+        })
+    }
+
     /// Read the digits of a solved state (every cell has exactly one candidate left).
     pub fn solution_grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];

@@ -5,7 +5,7 @@
 //! - [`summary`]: rows in, a [`Summary`] of counts, percentiles, histogram and slowest
 //!   puzzles out;
 //! - [`compare`]: two runs of one dataset in, a puzzle-by-puzzle [`Comparison`] out;
-//! - [`format`]: a summary in, text, Markdown or JSON out;
+//! - [`format`](mod@format): a summary in, text, Markdown or JSON out;
 //! - [`plot`]: a summary in, an SVG or PNG picture of the latency distribution out.
 
 pub mod compare;

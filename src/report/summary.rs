@@ -271,7 +271,7 @@ fn slowest(rows: &[RunRow], top: usize) -> Vec<SlowPuzzle> {
         .filter_map(|r| r.timed().map(|t| (t, r)))
         .collect();
     // Stable sort: ties stay in input order.
-    timed.sort_by(|a, b| b.0.cmp(&a.0));
+    timed.sort_by_key(|&(t, _)| std::cmp::Reverse(t));
     timed
         .into_iter()
         .take(top)

@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
-use crate::cmd::dataset::{Driver, Item, Source, Summary};
+use crate::cmd::dataset::{Driver, Item, Source, Summary, BATCH_SIZE};
 use crate::grid::{Grid, CELLS};
 use crate::output::{self, human_ns, OutputFormat, SolveWriter};
 use crate::progress::{human_rate, rate, Progress};
@@ -76,6 +76,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
     pub output_format: OutputFormat,
+
+    /// Records per parallel batch (tuning and tests; the default suits most inputs).
+    #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
+    pub batch_size: usize,
 }
 
 /// What the solver made of one record.
@@ -216,7 +220,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.progress.quiet,
         Driver::total_bytes(&args.input),
     );
-    let driver = Driver::new(&args.input, args.threads.threads, progress);
+    let driver =
+        Driver::new(&args.input, args.threads.threads, progress).batch_size(args.batch_size);
     let mut tally = Tally::default();
     // The first invalid record under --strict: (file, line, reason).
     let mut strict_stop: Option<(String, u64, String)> = None;

@@ -191,6 +191,13 @@ impl Keep {
 
 /// Run `bulkdoku solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let sink = output::open(args.output.output.as_deref())?;
+    run_to(&args, sink)
+}
+
+/// Run `bulkdoku solve` writing its rows to `out` instead of `--output` (benchmarks and
+/// library callers); the summary and `--strict` message still go to stderr.
+pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<ExitCode> {
     let limit = if args.first { 1 } else { args.limit };
     // With a limit of one the search stops at the first solution: uniqueness unknown.
     let first_only = limit == 1;
@@ -208,8 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--keep applies to CSV output only");
     }
 
-    let sink = output::open(args.output.output.as_deref())?;
-    let mut writer = SolveWriter::new(args.output_format, sink, &keep_names)?;
+    let mut writer = SolveWriter::new(args.output_format, out, &keep_names)?;
     let mut keep = Keep {
         names: keep_names,
         positions: Vec::new(),

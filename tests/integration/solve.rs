@@ -91,7 +91,15 @@ fn lines_input_gives_every_column_in_order() {
     );
     assert_eq!(t.column("status"), ["unique", "unique"]);
     assert_eq!(t.column("solutions"), ["1", "1"]);
-    assert_eq!(t.column("clues"), ["24", "21"]);
+    let clues = |p: &str| {
+        p.bytes()
+            .filter(|b| b.is_ascii_digit() && *b != b'0')
+            .count()
+    };
+    assert_eq!(
+        t.column("clues"),
+        [clues(EASY).to_string(), clues(INKALA).to_string()]
+    );
     assert_eq!(t.column("solution"), [EASY_SOLUTION, INKALA_SOLUTION]);
     assert_eq!(t.column("error"), ["", ""]);
     for v in t.column("time_ns") {

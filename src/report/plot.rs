@@ -21,13 +21,15 @@ use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 const SIZE: (u32, u32) = (1000, 760);
 /// The family every text of the picture uses; registered from bundled bytes.
 const FONT: &str = "sans-serif";
+/// Where the histogram's bars start on its log count axis (below a count of 1).
+const BAR_BASE: f64 = 0.5;
 /// Most points drawn on the CDF: beyond that the steps are finer than a pixel.
 const CDF_POINTS: usize = 2_000;
 
 /// The x-axis title of both panels (the unit matters: times are in microseconds).
 pub const X_LABEL: &str = "solve time per puzzle (µs, log scale)";
 /// The histogram's y-axis title.
-pub const HIST_Y_LABEL: &str = "puzzles";
+pub const HIST_Y_LABEL: &str = "puzzles (log scale)";
 /// The CDF's y-axis title.
 pub const CDF_Y_LABEL: &str = "puzzles solved within that time (%)";
 
@@ -115,14 +117,16 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
     let (lo, hi) = (us(first.low_ns), us(last.high_ns));
     let label_font = (FONT, 16);
 
-    // Upper panel: puzzles per 1-2-5 bucket.
-    let ymax = s.histogram.iter().map(|b| b.count).max().unwrap_or(1) as f64 * 1.1;
+    // Upper panel: puzzles per 1-2-5 bucket, on a log count axis so that the few slow
+    // puzzles of the tail stay visible next to the thousands of the mode.
+    let ymax = s.histogram.iter().map(|b| b.count).max().unwrap_or(1) as f64 * 2.0;
     let mut hist = ChartBuilder::on(&upper)
         .caption("Latency histogram", (FONT, 18))
         .margin(12)
+        .margin_right(36)
         .x_label_area_size(48)
         .y_label_area_size(80)
-        .build_cartesian_2d(x_axis(lo, hi), 0.0..ymax)?;
+        .build_cartesian_2d(x_axis(lo, hi), (BAR_BASE..ymax).log_scale())?;
     hist.configure_mesh()
         .x_desc(X_LABEL)
         .y_desc(HIST_Y_LABEL)
@@ -136,13 +140,13 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
     let fill = RGBColor(70, 120, 190);
     hist.draw_series(s.histogram.iter().filter(|b| b.count > 0).map(|b| {
         Rectangle::new(
-            [(us(b.low_ns), 0.0), (us(b.high_ns), b.count as f64)],
+            [(us(b.low_ns), BAR_BASE), (us(b.high_ns), b.count as f64)],
             fill.mix(0.7).filled(),
         )
     }))?;
     hist.draw_series(s.histogram.iter().filter(|b| b.count > 0).map(|b| {
         Rectangle::new(
-            [(us(b.low_ns), 0.0), (us(b.high_ns), b.count as f64)],
+            [(us(b.low_ns), BAR_BASE), (us(b.high_ns), b.count as f64)],
             fill.stroke_width(1),
         )
     }))?;
@@ -151,6 +155,7 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
     let mut cdf = ChartBuilder::on(&lower)
         .caption("Cumulative distribution", (FONT, 18))
         .margin(12)
+        .margin_right(36)
         .x_label_area_size(48)
         .y_label_area_size(80)
         .build_cartesian_2d(x_axis(lo, hi), 0.0..100.0)?;

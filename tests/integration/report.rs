@@ -279,6 +279,7 @@ fn svg_plot_has_axes_and_labels() {
     assert!(svg.trim_end().ends_with("</svg>"));
     for label in [
         "solve time per puzzle (µs, log scale)",
+        "puzzles (log scale)",
         "puzzles solved within that time (%)",
         "Latency histogram",
         "Cumulative distribution",

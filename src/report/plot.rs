@@ -21,6 +21,8 @@ use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 const SIZE: (u32, u32) = (1000, 760);
 /// The family every text of the picture uses; registered from bundled bytes.
 const FONT: &str = "sans-serif";
+/// Bins per factor of ten in the picture's histogram.
+const BINS_PER_DECADE: u32 = 10;
 /// Where the histogram's bars start on its log count axis (below a count of 1).
 const BAR_BASE: f64 = 0.5;
 /// Most points drawn on the CDF: beyond that the steps are finer than a pixel.
@@ -92,6 +94,8 @@ fn x_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
         .map(|i| bound_125(i) as f64 / 1e3)
         .filter(|&t| t >= lo && t <= hi)
         .collect();
+    // A narrow run may hold no 1-2-5 bound: label its ends instead.
+    let ticks = if ticks.len() < 2 { vec![lo, hi] } else { ticks };
     (lo..hi).log_scale().with_key_points(ticks)
 }
 
@@ -112,16 +116,18 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
     let root = root.titled(&title, (FONT, 22))?;
     let (upper, lower) = root.split_vertically(SIZE.1 / 2 - 20);
 
-    let first = s.histogram.first().expect("timed puzzles have a histogram");
-    let last = s.histogram.last().expect("timed puzzles have a histogram");
-    let (lo, hi) = (us(first.low_ns), us(last.high_ns));
+    let bins = fine_bins(&s.sorted_ns);
+    let (lo, hi) = (bins[0].0, bins[bins.len() - 1].1);
     let label_font = (FONT, 16);
 
-    // Upper panel: puzzles per 1-2-5 bucket, on a log count axis so that the few slow
-    // puzzles of the tail stay visible next to the thousands of the mode.
-    let ymax = s.histogram.iter().map(|b| b.count).max().unwrap_or(1) as f64 * 2.0;
+    // Upper panel: puzzles per bin, on a log count axis so that the few slow puzzles of
+    // the tail stay visible next to the thousands of the mode.
+    let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1) as f64 * 2.0;
     let mut hist = ChartBuilder::on(&upper)
-        .caption("Latency histogram", (FONT, 18))
+        .caption(
+            format!("Latency histogram ({BINS_PER_DECADE} bins per decade)"),
+            (FONT, 18),
+        )
         .margin(12)
         .margin_right(36)
         .x_label_area_size(48)
@@ -138,18 +144,16 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
         .disable_x_mesh()
         .draw()?;
     let fill = RGBColor(70, 120, 190);
-    hist.draw_series(s.histogram.iter().filter(|b| b.count > 0).map(|b| {
-        Rectangle::new(
-            [(us(b.low_ns), BAR_BASE), (us(b.high_ns), b.count as f64)],
-            fill.mix(0.7).filled(),
-        )
-    }))?;
-    hist.draw_series(s.histogram.iter().filter(|b| b.count > 0).map(|b| {
-        Rectangle::new(
-            [(us(b.low_ns), BAR_BASE), (us(b.high_ns), b.count as f64)],
-            fill.stroke_width(1),
-        )
-    }))?;
+    let bars = || bins.iter().filter(|b| b.2 > 0);
+    hist.draw_series(
+        bars().map(|&(l, h, n)| {
+            Rectangle::new([(l, BAR_BASE), (h, n as f64)], fill.mix(0.7).filled())
+        }),
+    )?;
+    hist.draw_series(
+        bars()
+            .map(|&(l, h, n)| Rectangle::new([(l, BAR_BASE), (h, n as f64)], fill.stroke_width(1))),
+    )?;
 
     // Lower panel: the empirical CDF as a staircase, with the headline percentiles.
     let mut cdf = ChartBuilder::on(&lower)
@@ -196,6 +200,26 @@ fn draw_on<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> Dr
     Ok(())
 }
 
+/// Log-spaced bins for the picture, finer than the report's 1-2-5 buckets: bin `k` holds
+/// times in `10^(k/BINS_PER_DECADE)` ns up to the next bound. (µs low, µs high, count),
+/// from the fastest time's bin to the slowest's.
+fn fine_bins(sorted: &[u64]) -> Vec<(f64, f64, u64)> {
+    let per = BINS_PER_DECADE as f64;
+    let index = |t: u64| ((t.max(1) as f64).log10() * per).floor() as i32;
+    let bound = |k: i32| 10f64.powf(k as f64 / per);
+    let (first, last) = (index(sorted[0]), index(sorted[sorted.len() - 1]));
+    let mut rest = sorted;
+    (first..=last)
+        .map(|k| {
+            // Times are counted by their computed bin index, so float rounding at a bound
+            // cannot drop or double-count one.
+            let n = rest.partition_point(|&t| index(t) <= k);
+            rest = &rest[n..];
+            (bound(k) / 1e3, bound(k + 1) / 1e3, n as u64)
+        })
+        .collect()
+}
+
 /// The staircase of the empirical CDF of sorted times, at most about [`CDF_POINTS`]
 /// steps: (time in µs, % of puzzles at or below it).
 fn cdf_steps(sorted: &[u64]) -> Vec<(f64, f64)> {
@@ -232,6 +256,17 @@ mod tests {
         let steps = cdf_steps(&many);
         assert!(steps.len() <= 2 * CDF_POINTS + 2);
         assert_eq!(steps.last(), Some(&(10.0, 100.0)));
+    }
+
+    #[test]
+    fn fine_bins_count_every_time_once() {
+        // 1 µs → bin 30 [1, 1.26) µs; 1.2 µs too; 10 µs → bin 40; bins 31..=39 empty.
+        let bins = fine_bins(&[1_000, 1_200, 10_000]);
+        assert_eq!(bins.len(), 11);
+        assert_eq!(bins.iter().map(|b| b.2).sum::<u64>(), 3);
+        assert_eq!((bins[0].2, bins[10].2), (2, 1));
+        assert!((bins[0].0 - 1.0).abs() < 1e-9 && (bins[10].1 - 12.589).abs() < 1e-3);
+        assert_eq!(fine_bins(&[0, 0]), [(0.001, 0.001 * 10f64.powf(0.1), 2)]);
     }
 
     #[test]

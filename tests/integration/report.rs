@@ -414,3 +414,55 @@ fn unparsable_rows_exit_2_naming_file_and_line() {
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("bad.csv:4:"), "{}", stderr(&out));
 }
+
+#[test]
+fn reads_what_solve_writes() {
+    let wd = Workdir::new();
+    // Two unique puzzles, one with many solutions (one given), one malformed line.
+    let one_given = format!("1{}", ".".repeat(80));
+    wd.create(
+        "d.txt",
+        format!(
+            "{BASE}\n800000000003600000070090200050007000000045700000100030001000068008500010090000400\n{one_given}\n12345\n"
+        ),
+    );
+    let out = wd.run(&["solve", "d.txt", "-o", "run.csv", "-q"]);
+    assert_exit(&out, 0);
+    let out = wd.run(&["report", "run.csv", "--format", "json"]);
+    assert_exit(&out, 0);
+    let v = json(&out);
+    assert_eq!(v["puzzles"], 4);
+    let by_status = &v["by_status"];
+    assert_eq!(
+        [
+            &by_status["unique"],
+            &by_status["multiple"],
+            &by_status["invalid"]
+        ],
+        [2, 1, 1]
+    );
+    assert_eq!(v["timed"], 3);
+    // The slowest list points back into the dataset by line.
+    let lines: Vec<u64> = v["slowest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        lines
+            .iter()
+            .copied()
+            .collect::<std::collections::BTreeSet<_>>(),
+        [1, 2, 3].into()
+    );
+
+    // `--first` runs say `solved`.
+    let out = wd.run(&["solve", "d.txt", "--first", "-o", "first.csv", "-q"]);
+    assert_exit(&out, 0);
+    let out = wd.run(&["report", "first.csv", "--format", "json"]);
+    assert_exit(&out, 0);
+    let v = json(&out);
+    assert_eq!(v["by_status"]["solved"], 3);
+    assert_eq!(v["solved"], 3);
+}

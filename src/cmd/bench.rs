@@ -306,6 +306,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         bar.set_message(format!("loading {}", path.display()));
         let data = load(path, &options)?;
+        if data.invalid > 0 && !args.progress.quiet {
+            bar.suspend(|| {
+                eprintln!(
+                    "bulkdoku: {}: {} invalid record{} skipped",
+                    data.name,
+                    data.invalid,
+                    if data.invalid == 1 { "" } else { "s" }
+                )
+            });
+        }
         for &limit in &args.limit {
             for &threads in &thread_counts {
                 let done = rows.len() as u64;

@@ -300,3 +300,89 @@ fn name_error(err: anyhow::Error, path: Option<&Path>) -> anyhow::Error {
         err.context(name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+
+    fn input_args(dir: &tempfile::TempDir, files: &[(&str, usize)]) -> InputArgs {
+        let mut paths = Vec::new();
+        for &(name, n) in files {
+            let path = dir.path().join(name);
+            std::fs::write(&path, format!("{P}\n").repeat(n)).unwrap();
+            paths.push(path);
+        }
+        InputArgs {
+            files: paths,
+            format: InputFormat::Auto,
+            column: None,
+        }
+    }
+
+    #[test]
+    fn every_record_of_every_file_in_order_in_small_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = input_args(&dir, &[("a.txt", 5), ("empty.txt", 0), ("b.txt", 4)]);
+        let mut seen = Vec::new();
+        let summary = Driver::new(&args, Some(2), Progress::hidden())
+            .batch_size(3)
+            .run(
+                || 0u32,
+                |calls, item| {
+                    *calls += 1;
+                    item.record.cells.len()
+                },
+                |sources, items, results| {
+                    for (item, &len) in items.iter().zip(results) {
+                        let name = sources[item.file].name.rsplit('/').next().unwrap();
+                        seen.push((name.to_string(), item.record.line, len));
+                    }
+                    Ok(ControlFlow::Continue(()))
+                },
+            )
+            .unwrap();
+        let expected: Vec<(String, u64, usize)> = (1..=5)
+            .map(|l| ("a.txt".to_string(), l, 81))
+            .chain((1..=4).map(|l| ("b.txt".to_string(), l, 81)))
+            .collect();
+        assert_eq!(seen, expected);
+        assert_eq!(
+            (summary.records, summary.threads, summary.stopped),
+            (9, 2, false)
+        );
+    }
+
+    #[test]
+    fn break_stops_the_run_and_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = input_args(&dir, &[("a.txt", 50)]);
+        let mut batches = 0;
+        let summary = Driver::new(&args, Some(1), Progress::hidden())
+            .batch_size(4)
+            .run(
+                || (),
+                |_, _| (),
+                |_, items, _| {
+                    batches += 1;
+                    assert_eq!(items.len(), 4);
+                    Ok(ControlFlow::Break(()))
+                },
+            )
+            .unwrap();
+        assert_eq!((batches, summary.records, summary.stopped), (1, 4, true));
+
+        let mut args = args;
+        args.files.push(dir.path().join("missing.txt"));
+        let err = Driver::new(&args, Some(1), Progress::hidden())
+            .run(
+                || (),
+                |_, _| (),
+                |_, _, _: &[()]| Ok(ControlFlow::Continue(())),
+            )
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("missing.txt"), "{err:#}");
+    }
+}

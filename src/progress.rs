@@ -56,7 +56,6 @@ impl Progress {
                     ProgressBar::with_draw_target(None, target).with_style(style)
                 }
             };
-            bar.set_message("starting");
             bar
         });
         Progress {

@@ -556,3 +556,25 @@ fn output_file_and_help() {
         assert!(help.contains(flag), "--help lacks {flag}");
     }
 }
+
+#[test]
+fn progress_shows_on_stderr_only_when_asked_off_a_terminal() {
+    let dir = Workdir::new();
+    dir.create("p.txt", format!("{EASY}\n").repeat(50));
+    // stderr is a pipe here: `auto` hides the bar, the summary stays.
+    let out = dir.run(&["solve", "p.txt"]);
+    assert_exit(&out, 0);
+    let err = stderr(&out);
+    assert!(err.starts_with("bulkdoku: 50 puzzles: 50 unique"), "{err}");
+    assert!(!err.contains("50 puzzles, ") && !err.contains('\r'), "{err}");
+    // `always` draws it anyway, with the count and rate; stdout stays clean CSV.
+    let out = dir.run(&["solve", "p.txt", "--progress", "always"]);
+    assert_exit(&out, 0);
+    let err = stderr(&out);
+    assert!(err.contains("50 puzzles, ") && err.contains("/s"), "{err}");
+    assert_eq!(Table::parse(&stdout(&out)).rows.len(), 50);
+    // -q: nothing at all.
+    let out = dir.run(&["solve", "p.txt", "--progress", "always", "-q"]);
+    assert_exit(&out, 0);
+    assert_eq!(stderr(&out), "");
+}

@@ -176,10 +176,11 @@ impl Driver {
             next_input: 0,
             current: None,
             bytes_before: 0,
+            failed: None,
         };
         let batch_size = self.batch_size;
         let fill = |batch: &mut Vec<Item>| -> Result<(), Halt> {
-            let n = reader.fill(batch, batch_size, &sources)?;
+            let n = reader.fill(batch, batch_size, &sources);
             batch.truncate(n);
             bytes_done.store(reader.bytes_read(), Ordering::Relaxed);
             Ok(())
@@ -208,6 +209,9 @@ impl Driver {
             Err(Halt::Stopped) => true,
             Err(Halt::Failed(err)) => return Err(err),
         };
+        if let Some(err) = reader.failed {
+            return Err(err);
+        }
         Ok(Summary {
             records,
             elapsed: start.elapsed(),
@@ -227,18 +231,40 @@ struct Reader<'a> {
     current: Option<(usize, Box<dyn RecordReader>)>,
     /// Bytes consumed by the inputs already finished.
     bytes_before: u64,
+    /// The error that ended the input early, if any.
+    failed: Option<anyhow::Error>,
 }
 
 impl Reader<'_> {
     /// Fill `batch` (reusing its items) with up to `max` records; returns how many.
+    ///
+    /// An error (unreadable input, broken CSV) ends the input: it is kept in
+    /// `self.failed` and the records read before it are still returned, so that their
+    /// rows are written before the run reports the error.
     fn fill(
         &mut self,
         batch: &mut Vec<Item>,
         max: usize,
         sources: &Mutex<Vec<Arc<Source>>>,
-    ) -> anyhow::Result<usize> {
+    ) -> usize {
+        if self.failed.is_some() {
+            return 0;
+        }
         let mut n = 0;
-        while n < max {
+        if let Err(err) = self.fill_until_error(batch, max, sources, &mut n) {
+            self.failed = Some(err);
+        }
+        n
+    }
+
+    fn fill_until_error(
+        &mut self,
+        batch: &mut Vec<Item>,
+        max: usize,
+        sources: &Mutex<Vec<Arc<Source>>>,
+        n: &mut usize,
+    ) -> anyhow::Result<()> {
+        while *n < max {
             let (index, reader) = match &mut self.current {
                 Some((index, reader)) => (*index, reader),
                 None => {
@@ -261,22 +287,22 @@ impl Reader<'_> {
                     (*i, r)
                 }
             };
-            if n == batch.len() {
+            if *n == batch.len() {
                 batch.push(Item::default());
             }
-            let item = &mut batch[n];
+            let item = &mut batch[*n];
             let got = reader
                 .read_record(&mut item.record)
                 .map_err(|err| name_error(err, self.inputs[index].as_deref()))?;
             if got {
                 item.file = index;
-                n += 1;
+                *n += 1;
             } else {
                 self.bytes_before += reader.bytes_read();
                 self.current = None;
             }
         }
-        Ok(n)
+        Ok(())
     }
 
     /// Bytes consumed by all inputs so far.

@@ -566,7 +566,10 @@ fn progress_shows_on_stderr_only_when_asked_off_a_terminal() {
     assert_exit(&out, 0);
     let err = stderr(&out);
     assert!(err.starts_with("bulkdoku: 50 puzzles: 50 unique"), "{err}");
-    assert!(!err.contains("50 puzzles, ") && !err.contains('\r'), "{err}");
+    assert!(
+        !err.contains("50 puzzles, ") && !err.contains('\r'),
+        "{err}"
+    );
     // `always` draws it anyway, with the count and rate; stdout stays clean CSV.
     let out = dir.run(&["solve", "p.txt", "--progress", "always"]);
     assert_exit(&out, 0);
@@ -577,4 +580,25 @@ fn progress_shows_on_stderr_only_when_asked_off_a_terminal() {
     let out = dir.run(&["solve", "p.txt", "--progress", "always", "-q"]);
     assert_exit(&out, 0);
     assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn broken_csv_exits_2_after_the_rows_before_it() {
+    let dir = Workdir::new();
+    dir.create(
+        "b.csv",
+        format!("id,puzzle\n1,{EASY}\n2,{INKALA},extra\n3,{EASY}\n"),
+    );
+    dir.create("ok.txt", format!("{INKALA}\n"));
+    let out = dir.run(&["solve", "ok.txt", "b.csv", "ok.txt"]);
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("bulkdoku: b.csv") && err.contains("line 3"),
+        "{err}"
+    );
+    // Nothing before the break is lost; nothing after it is written.
+    let t = Table::parse(&stdout(&out));
+    assert_eq!(t.column("file"), ["ok.txt", "b.csv"]);
+    assert_eq!(t.column("line"), ["1", "2"]);
 }

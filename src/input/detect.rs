@@ -16,7 +16,7 @@ pub(crate) const SAMPLE_LINES: usize = 20;
 /// What one line looks like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Shape {
-    /// Starts a board literal: `[` or a `Input: board =` prefix.
+    /// Starts a board literal: `[`, `[[` after some text, or an `Input:` prefix.
     Board,
     /// A CSV header row.
     Header,
@@ -76,7 +76,10 @@ pub(crate) fn detect(head: &[u8], column: Option<&str>) -> InputFormat {
 
 /// Classify one trimmed, non-empty line.
 fn shape(line: &[u8], column: Option<&str>) -> Shape {
-    if line[0] == b'[' || starts_with_ignore_case(line, b"input:") {
+    if line[0] == b'['
+        || starts_with_ignore_case(line, b"input:")
+        || memchr::memmem::find(line, b"[[").is_some()
+    {
         return Shape::Board;
     }
     if is_header(line, column) {

@@ -26,12 +26,10 @@ impl LinesReader {
     pub(crate) fn new(stream: Stream) -> Self {
         LinesReader { stream, line: 0 }
     }
-}
 
-impl LinesReader {
     /// Make `record` the line held in `record.cells` (read by the slow path), or return
     /// `false` if the line is blank or a comment.
-    fn take_slow_line(&mut self, record: &mut Record, truncated: bool) -> bool {
+    fn take_slow_line(&self, record: &mut Record, truncated: bool) -> bool {
         let text = &record.cells;
         let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
             return false;
@@ -64,19 +62,24 @@ impl RecordReader for LinesReader {
                 Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
             };
             if let Some(newline) = memchr::memchr(b'\n', buf) {
-                self.line += 1;
                 let line = &buf[..newline];
-                let first = line.first().copied().unwrap_or(b'\n');
-                if first != b'#' && !first.is_ascii_whitespace() {
-                    record.cells.clear();
-                    record.cells.extend_from_slice(&line[..token_len(line)]);
-                    record.line = self.line;
-                    self.stream.reader.consume(newline + 1);
-                    return Ok(true);
+                match line.first() {
+                    Some(b'#') => {
+                        self.line += 1;
+                        self.stream.reader.consume(newline + 1);
+                        continue;
+                    }
+                    Some(first) if !first.is_ascii_whitespace() => {
+                        self.line += 1;
+                        record.cells.clear();
+                        record.cells.extend_from_slice(&line[..token_len(line)]);
+                        record.line = self.line;
+                        self.stream.reader.consume(newline + 1);
+                        return Ok(true);
+                    }
+                    // Blank, or to be trimmed: the slow path sorts it out.
+                    _ => {}
                 }
-                // Blank, comment, or leading whitespace: the slow path below sorts it
-                // out, the line counted once.
-                self.line -= 1;
             }
             // Slow path: a line across the buffer's end, the last line without a
             // newline, or one that needs trimming.

@@ -388,6 +388,30 @@ fn csv_broken_row_is_an_error_naming_its_line() {
     assert!(msg.contains("1 fields, expected 2"), "{msg}");
 }
 
+#[test]
+fn csv_unclosed_quote_is_an_error_not_lost_rows() {
+    let cases = [
+        // In the puzzle column.
+        (format!("id,quizzes\n1,{POJ}\n2,\"{LUOGU}\n3,{POJ}\n"), 1, 3),
+        // In a later column: the rows after it would vanish into that field.
+        (
+            format!("quizzes,solutions\n{POJ},\"x\n{LUOGU},y\n{POJ},z\n"),
+            0,
+            2,
+        ),
+    ];
+    for (text, good, line) in cases {
+        let file = write_temp(text.as_bytes());
+        let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+        let mut record = Record::default();
+        for _ in 0..good {
+            assert!(reader.read_record(&mut record).unwrap());
+        }
+        let msg = format!("{:#}", reader.read_record(&mut record).unwrap_err());
+        assert!(msg.contains(&format!("line {line}: broken CSV")), "{msg}");
+    }
+}
+
 // ---- grid blocks ----
 
 #[test]
@@ -627,6 +651,39 @@ fn zstd_input_single_and_multiple_frames_and_skippable_frames() {
     skippable.extend_from_slice(one);
     let (_, got) = read(&skippable);
     assert_eq!(got, want);
+}
+
+#[test]
+fn non_file_sources_plain_and_compressed_like_stdin() {
+    let text = format!("# c\n{POJ}\n{LUOGU}\n");
+    let zstd = include_bytes!("../../tests/fixtures/two_puzzles.txt.zst").to_vec();
+    for bytes in [text.clone().into_bytes(), gzip(text.as_bytes()), zstd] {
+        let size = bytes.len() as u64;
+        // A reader that hands out a few bytes at a time, as a pipe may.
+        let trickle = Trickle(std::io::Cursor::new(bytes));
+        let mut reader = open_reader(trickle, "-", &InputOptions::default()).unwrap();
+        assert_eq!(reader.total_bytes(), None);
+        let mut record = Record::default();
+        let mut got = Vec::new();
+        while reader.read_record(&mut record).unwrap() {
+            got.push((
+                record.line,
+                String::from_utf8(record.cells.clone()).unwrap(),
+            ));
+        }
+        assert_eq!(got, [(2, POJ.to_string()), (3, LUOGU.to_string())]);
+        assert_eq!(reader.bytes_read(), size);
+    }
+}
+
+/// A reader that returns at most 7 bytes per read.
+struct Trickle<R>(R);
+
+impl<R: std::io::Read> std::io::Read for Trickle<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7);
+        self.0.read(&mut buf[..n])
+    }
 }
 
 #[test]

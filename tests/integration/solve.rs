@@ -556,3 +556,49 @@ fn output_file_and_help() {
         assert!(help.contains(flag), "--help lacks {flag}");
     }
 }
+
+#[test]
+fn progress_shows_on_stderr_only_when_asked_off_a_terminal() {
+    let dir = Workdir::new();
+    dir.create("p.txt", format!("{EASY}\n").repeat(50));
+    // stderr is a pipe here: `auto` hides the bar, the summary stays.
+    let out = dir.run(&["solve", "p.txt"]);
+    assert_exit(&out, 0);
+    let err = stderr(&out);
+    assert!(err.starts_with("bulkdoku: 50 puzzles: 50 unique"), "{err}");
+    assert!(
+        !err.contains("50 puzzles, ") && !err.contains('\r'),
+        "{err}"
+    );
+    // `always` draws it anyway, with the count and rate; stdout stays clean CSV.
+    let out = dir.run(&["solve", "p.txt", "--progress", "always"]);
+    assert_exit(&out, 0);
+    let err = stderr(&out);
+    assert!(err.contains("50 puzzles, ") && err.contains("/s"), "{err}");
+    assert_eq!(Table::parse(&stdout(&out)).rows.len(), 50);
+    // -q: nothing at all.
+    let out = dir.run(&["solve", "p.txt", "--progress", "always", "-q"]);
+    assert_exit(&out, 0);
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn broken_csv_exits_2_after_the_rows_before_it() {
+    let dir = Workdir::new();
+    dir.create(
+        "b.csv",
+        format!("id,puzzle\n1,{EASY}\n2,{INKALA},extra\n3,{EASY}\n"),
+    );
+    dir.create("ok.txt", format!("{INKALA}\n"));
+    let out = dir.run(&["solve", "ok.txt", "b.csv", "ok.txt"]);
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("bulkdoku: b.csv") && err.contains("line 3"),
+        "{err}"
+    );
+    // Nothing before the break is lost; nothing after it is written.
+    let t = Table::parse(&stdout(&out));
+    assert_eq!(t.column("file"), ["ok.txt", "b.csv"]);
+    assert_eq!(t.column("line"), ["1", "2"]);
+}

@@ -79,7 +79,7 @@ impl Solver {
         let mut first = None;
         let mut outcome = self.search(grid, limit, |s| {
             if first.is_none() {
-                first = Some(s.to_grid());
+                first = Some(s.solution_grid());
             }
         });
         outcome.first = first;
@@ -100,7 +100,7 @@ impl Solver {
     ) -> Outcome {
         let mut first = None;
         let mut outcome = self.search(grid, limit, |s| {
-            let g = s.to_grid();
+            let g = s.solution_grid();
             if first.is_none() {
                 first = Some(g);
             }
@@ -186,7 +186,7 @@ impl Iterator for Solutions {
     fn next(&mut self) -> Option<Grid> {
         self.search
             .next_solution()
-            .then(|| self.search.cur.to_grid())
+            .then(|| self.search.cur.solution_grid())
     }
 }
 

@@ -48,6 +48,12 @@ fn fold_columns(word: u32) -> u32 {
     (word | word >> 9 | word >> 18) & 0x1FF
 }
 
+/// A 9-bit column set spread over the three rows of a band.
+#[inline(always)]
+fn spread_columns(cols: u32) -> u32 {
+    cols | cols << 9 | cols << 18
+}
+
 /// Candidate state; `Copy`, so that a branch is one memcpy.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
@@ -74,24 +80,37 @@ pub(crate) struct Branch {
 impl State {
     /// The state of a grid's givens, not yet propagated. `Err` when givens conflict.
     pub fn from_grid(grid: &Grid) -> Result<State, Dead> {
-        let mut s = State {
-            cand: [BAND; 27],
-            // Never equal to a 27-bit word: every slot gets examined once.
-            seen: [u32::MAX; 27],
-            unsolved_cells: [BAND; 3],
-            pairs: [0; 3],
-        };
+        // Givens per slot, and the filled cells per band.
+        let mut given = [0u32; 27];
+        let mut filled = [0u32; 3];
         for (i, &v) in grid.cells().iter().enumerate() {
             if v != 0 {
-                let (digit, band, cell) = (v as usize - 1, i / 27, i % 27);
-                if s.cand[slot(digit, band)] & (1 << cell) == 0 {
-                    return Err(Dead);
-                }
-                s.assign(digit, band, cell);
-                let (b1, b2) = other_bands(slot(digit, band));
-                s.cand[b1] &= !COLUMN[cell % 9];
-                s.cand[b2] &= !COLUMN[cell % 9];
+                let (band, bit) = (i / 27, 1u32 << (i % 27));
+                given[slot(v as usize - 1, band)] |= bit;
+                filled[band] |= bit;
             }
+        }
+        let mut s = State {
+            cand: [0; 27],
+            // Never equal to a 27-bit word: every slot gets examined once.
+            seen: [u32::MAX; 27],
+            unsolved_cells: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
+            pairs: [0; 3],
+        };
+        for k in 0..27 {
+            let g = given[k];
+            let mut peers = 0;
+            let mut m = g;
+            while m != 0 {
+                peers |= BAND_PEERS[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            let (b1, b2) = other_bands(k);
+            let column_givens = spread_columns(fold_columns(given[b1] | given[b2]));
+            if (peers | column_givens) & g != 0 {
+                return Err(Dead);
+            }
+            s.cand[k] = (BAND & !filled[k % 3] & !peers & !column_givens) | g;
         }
         Ok(s)
     }
@@ -103,7 +122,7 @@ impl State {
     }
 
     /// Read the digits of a solved state (every cell has exactly one candidate left).
-    pub fn to_grid(&self) -> Grid {
+    pub fn solution_grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
         for (k, &word) in self.cand.iter().enumerate() {
             let (digit, base) = (k / 3, (k % 3) * 27);
@@ -221,18 +240,22 @@ impl State {
             }
             let open = self.unsolved_cells[band];
             self.pairs[band] = two & !three & open;
-            let mut singles = open & !two;
-            while singles != 0 {
-                let cell = singles.trailing_zeros() as usize;
-                singles &= singles - 1;
-                let bit = 1 << cell;
-                let digit = (0..9)
-                    .find(|&d| self.cand[slot(d, band)] & bit != 0)
-                    .ok_or(Dead)?;
-                let k = slot(digit, band);
-                self.cand[k] &= !BAND_PEERS[cell];
-                self.unsolved_cells[band] &= !bit;
+            let singles = open & !two;
+            if singles != 0 {
                 found = true;
+                self.unsolved_cells[band] &= !singles;
+                for digit in 0..9 {
+                    let k = slot(digit, band);
+                    let mut hit = self.cand[k] & singles;
+                    if hit != 0 {
+                        let mut peers = 0;
+                        while hit != 0 {
+                            peers |= BAND_PEERS[hit.trailing_zeros() as usize];
+                            hit &= hit - 1;
+                        }
+                        self.cand[k] &= !peers;
+                    }
+                }
             }
         }
         Ok(found)
@@ -260,19 +283,69 @@ impl State {
         Ok(changed)
     }
 
-    /// The most constrained open cell: a cell with two candidates if there is one, else
-    /// the first cell with the fewest. The state must be propagated and not solved.
+    /// The cell to branch on. Among the cells with two candidates, the one whose
+    /// branches remove the most candidates from its peers (its two digits in its row,
+    /// box and column), so that both branches propagate far; this halves the search
+    /// tree on hard puzzles compared with taking the first such cell. Without such
+    /// cells, the first cell with the fewest candidates. The state must be propagated
+    /// and not solved.
     pub fn choose_branch(&self) -> Branch {
+        // Score at most this many pair cells: the first few score nearly as well as all.
+        const SCORED: u32 = 8;
+        let mut budget = SCORED;
+        let mut best: Option<(u32, Branch)> = None;
         for band in 0..3 {
-            let pairs = self.pairs[band];
-            if pairs != 0 {
-                let cell = pairs.trailing_zeros() as usize;
-                return Branch {
-                    band,
-                    cell,
-                    digits: self.digits_at(band, cell),
-                };
+            let mut pairs = self.pairs[band];
+            if pairs == 0 || budget == 0 {
+                continue;
             }
+            // Keep the first `budget` pair cells of the band.
+            let n = pairs.count_ones();
+            if n > budget {
+                for _ in 0..n - budget {
+                    pairs &= !(1 << (31 - pairs.leading_zeros()));
+                }
+            }
+            budget -= n.min(budget);
+            // The two digits of every kept pair cell, gathered digit by digit.
+            let mut digits = [0u16; 27];
+            for digit in 0..9 {
+                let mut m = self.cand[slot(digit, band)] & pairs;
+                while m != 0 {
+                    digits[m.trailing_zeros() as usize] |= 1 << digit;
+                    m &= m - 1;
+                }
+            }
+            let (o1, o2) = ((band + 1) % 3, (band + 2) % 3);
+            let mut m = pairs;
+            while m != 0 {
+                let cell = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let ds = digits[cell] as u32;
+                let (d1, d2) = (
+                    ds.trailing_zeros() as usize,
+                    31 - ds.leading_zeros() as usize,
+                );
+                let column = COLUMN[cell % 9];
+                let score = ((self.cand[slot(d1, band)] | self.cand[slot(d2, band)])
+                    & BAND_PEERS[cell])
+                    .count_ones()
+                    + ((self.cand[slot(d1, o1)] | self.cand[slot(d2, o1)]) & column).count_ones()
+                    + ((self.cand[slot(d1, o2)] | self.cand[slot(d2, o2)]) & column).count_ones();
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((
+                        score,
+                        Branch {
+                            band,
+                            cell,
+                            digits: ds,
+                        },
+                    ));
+                }
+            }
+        }
+        if let Some((_, branch)) = best {
+            return branch;
         }
         let mut best: Option<Branch> = None;
         for band in 0..3 {

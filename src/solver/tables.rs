@@ -281,9 +281,9 @@ mod tests {
     fn band_peers_are_row_and_box() {
         // 8 in the row and 6 more in the box; the column's other two cells in the band
         // lie in the box already.
-        for cell in 0..27 {
-            assert_eq!(BAND_PEERS[cell].count_ones(), 8 + 6);
-            assert_eq!(BAND_PEERS[cell] & (1 << cell), 0);
+        for (cell, peers) in BAND_PEERS.iter().enumerate() {
+            assert_eq!(peers.count_ones(), 8 + 6);
+            assert_eq!(peers & (1 << cell), 0);
         }
     }
 }

@@ -31,6 +31,7 @@ pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod record;
+pub mod report;
 pub mod solver;
 pub mod stats;
 

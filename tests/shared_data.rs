@@ -163,3 +163,53 @@ fn input_reader_reads_every_shared_dataset_exactly() {
         assert_eq!(reader.bytes_read(), text.len() as u64, "{name}");
     }
 }
+
+/// `bulkdoku solve` (the real binary, 2 threads) gives one row per puzzle of each shared
+/// dataset, in file order, every solution valid and agreeing with its puzzle; the
+/// 17-clue puzzles are all unique and the serg benchmark's all have several solutions.
+#[test]
+#[ignore = "needs ../shared/data"]
+fn solve_gives_one_checked_row_per_shared_puzzle() {
+    let datasets = [
+        ("puzzles2_17_clue", 49_158, Some("unique")),
+        ("puzzles5_forum_hardest_1905_11+", 48_765, None),
+        ("puzzles7_serg_benchmark", 10_000, Some("multiple")),
+    ];
+    for (name, count, all_status) in datasets {
+        let path = data_dir().join(name);
+        assert!(path.is_file(), "{} is missing", path.display());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bulkdoku"))
+            .args(["solve", "-q", "-j", "2"])
+            .arg(&path)
+            .output()
+            .expect("run bulkdoku");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+        let headers = reader.headers().unwrap().clone();
+        let col = |n: &str| headers.iter().position(|h| h == n).unwrap();
+        let (line, puzzle, status, solution) =
+            (col("line"), col("puzzle"), col("status"), col("solution"));
+        let mut rows = 0;
+        let mut last_line = 0u64;
+        for row in reader.records() {
+            let row = row.unwrap();
+            rows += 1;
+            let l: u64 = row[line].parse().unwrap();
+            assert!(l > last_line, "{name}: line {l} after {last_line}");
+            last_line = l;
+            assert_ne!(&row[status], "invalid", "{name}:{l}");
+            if let Some(s) = all_status {
+                assert_eq!(&row[status], s, "{name}:{l}");
+            }
+            let p = Grid::parse_puzzle(row[puzzle].as_bytes()).unwrap();
+            let s = Grid::parse(row[solution].as_bytes()).unwrap();
+            assert!(s.is_valid_solution() && s.agrees_with(&p), "{name}:{l}");
+        }
+        assert_eq!(rows, count, "{name}");
+    }
+}

@@ -1,12 +1,90 @@
-//! `bulkdoku report` (being written).
+//! `bulkdoku report`: read `solve` runs, summarise their timings, write the summary in
+//! the chosen format, and optionally plot it and compare it with a baseline run.
 
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::ValueEnum;
+
+use crate::cli::OutputArgs;
+use crate::report::{format, plot, run, Comparison, RunRow, Summary};
 
 /// Arguments of `bulkdoku report`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Run files written by `bulkdoku solve` (`-` for standard input); several files are
+    /// summarised together as one run.
+    #[arg(value_name = "RUN.csv", required = true)]
+    pub runs: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+
+    /// How many of the slowest puzzles to list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+
+    /// Also draw the latency histogram and CDF into FILE (`.svg` or `.png`).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+
+    /// Compare puzzle by puzzle with another run of the same dataset.
+    #[arg(long, value_name = "OTHER.csv")]
+    pub baseline: Option<PathBuf>,
+
+    /// Where the report goes.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned text for the terminal.
+    Text,
+    /// Markdown tables.
+    Md,
+    /// One JSON object.
+    Json,
+}
+
+fn read_runs(paths: &[PathBuf]) -> anyhow::Result<(Vec<String>, Vec<RunRow>)> {
+    let mut names = Vec::with_capacity(paths.len());
+    let mut rows = Vec::new();
+    for path in paths {
+        rows.extend(run::read_run_file(path)?);
+        names.push(path.display().to_string());
+    }
+    Ok((names, rows))
+}
 
 /// Run `bulkdoku report`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`report` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (names, rows) = read_runs(&args.runs)?;
+    let mut summary = Summary::new(names, &rows, args.top);
+    if let Some(base_path) = &args.baseline {
+        let (base_names, base_rows) = read_runs(std::slice::from_ref(base_path))?;
+        summary.baseline = Some(Comparison::new(&rows, &base_rows, base_names, args.top));
+    }
+    if let Some(path) = &args.plot {
+        plot::draw(&summary, path)?;
+    }
+
+    let mut out: Box<dyn Write> = match &args.output.output {
+        Some(path) => Box::new(BufWriter::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        )),
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    };
+    match args.format {
+        ReportFormat::Text => format::write_text(&summary, &mut out)?,
+        ReportFormat::Md => format::write_markdown(&summary, &mut out)?,
+        ReportFormat::Json => format::write_json(&summary, &mut out)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,19 @@
+//! Timing reports over `bulkdoku solve` runs: the analysis behind `bulkdoku report`.
+//!
+//! The data flows through one file per step:
+//! - [`run`]: a run CSV in, [`RunRow`]s out (by column name; bad rows name file and line);
+//! - [`summary`]: rows in, a [`Summary`] of counts, percentiles, histogram and slowest
+//!   puzzles out;
+//! - [`compare`]: two runs of one dataset in, a puzzle-by-puzzle [`Comparison`] out;
+//! - [`format`](mod@format): a summary in, text, Markdown or JSON out;
+//! - [`plot`]: a summary in, an SVG or PNG picture of the latency distribution out.
+
+pub mod compare;
+pub mod format;
+pub mod plot;
+pub mod run;
+pub mod summary;
+
+pub use compare::Comparison;
+pub use run::{RunRow, Status};
+pub use summary::Summary;

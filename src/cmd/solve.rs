@@ -267,8 +267,11 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
             }
             Ok(ControlFlow::Continue(()))
         },
-    )?;
-    writer.flush()?;
+    );
+    // Rows written before an input error are kept: flush them, then report it.
+    let flushed = writer.flush();
+    let summary = summary?;
+    flushed?;
 
     if let Some((file, line, reason)) = strict_stop {
         eprintln!("bulkdoku: {file}:{line}: {reason}");

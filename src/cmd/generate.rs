@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 10)]
     pub count: u64,
 
-    /// Random seed: the same seed and count give the same puzzles.
+    /// Random seed: the same seed gives the same puzzles, on any number of threads.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
 

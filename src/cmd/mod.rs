@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use crate::cli::{Cli, Command};
 
 pub mod bench;
+pub mod dataset;
 pub mod generate;
 pub mod report;
 pub mod solve;

@@ -1,12 +1,381 @@
-//! `bulkdoku solve` (being written).
+//! `bulkdoku solve`: solve every record of one or more datasets and write one row per
+//! record (per solution with `--all-solutions`), in input order, then a summary on
+//! stderr.
+//!
+//! The work per record runs on the [`dataset`](super::dataset) driver's workers, each
+//! with its own reusable [`Solver`]; rows are written by the drain, in order, through
+//! [`SolveWriter`].
 
+use std::borrow::Cow;
+use std::ops::ControlFlow;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::bail;
+
+use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
+use crate::cmd::dataset::{Driver, Item, Source, Summary};
+use crate::grid::{Grid, CELLS};
+use crate::output::{self, human_ns, OutputFormat, SolveWriter};
+use crate::progress::{human_rate, rate, Progress};
+use crate::record::{SolveRow, Status};
+use crate::solver::Solver;
+use crate::stats::Histogram;
+
+const EXAMPLES: &str = "\
+Examples:
+  bulkdoku solve puzzles.txt -o solved.csv       one row per puzzle, all cores
+  bulkdoku solve a.txt b.csv.gz -j 2             several files (see the `file` column)
+  zcat big.txt.gz | bulkdoku solve > out.csv     standard input
+  bulkdoku solve train.csv --column quizzes --keep id,difficulty
+  bulkdoku solve --first hard.txt                fastest: stop at the first solution
+  bulkdoku solve --all-solutions --limit 100 x.txt   one row per solution
+  bulkdoku solve --output-format grid poj2676.txt    boxed 9x9 grids on the terminal
+
+Exit codes: 0 done (invalid records are rows with status `invalid`); 1 an invalid record
+with --strict; 2 an unreadable file, broken CSV, or bad arguments.";
 
 /// Arguments of `bulkdoku solve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    pub threads: ThreadArgs,
+
+    #[command(flatten)]
+    pub progress: ProgressArgs,
+
+    /// Stop at the first solution (fastest; status `solved` instead of `unique`).
+    #[arg(long, conflicts_with = "limit")]
+    pub first: bool,
+
+    /// Count up to N solutions per puzzle (2 decides uniqueness).
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+
+    /// Copy these columns of a CSV input to the output (comma-separated names).
+    #[arg(long, value_name = "COLUMNS", value_delimiter = ',')]
+    pub keep: Vec<String>,
+
+    /// Stop at the first invalid record with exit code 1.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Write one row per solution found (up to --limit) instead of one per puzzle.
+    #[arg(long)]
+    pub all_solutions: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
+    pub output_format: OutputFormat,
+}
+
+/// What the solver made of one record.
+#[derive(Debug)]
+enum Solved {
+    /// A valid puzzle and the search's findings.
+    Valid {
+        puzzle: Grid,
+        solutions: u64,
+        guesses: u64,
+        time_ns: u64,
+        first: Option<Grid>,
+        /// Every solution found, only with `--all-solutions` (empty otherwise, no
+        /// allocation).
+        all: Vec<Grid>,
+    },
+    /// Not a puzzle; the reason.
+    Invalid(String),
+}
+
+/// The per-record work, shared by every worker.
+#[derive(Debug, Clone, Copy)]
+struct Work {
+    limit: u64,
+    all_solutions: bool,
+}
+
+impl Work {
+    fn run(&self, solver: &mut Solver, item: &Item) -> Solved {
+        let record = &item.record;
+        if let Some(reason) = &record.error {
+            return Solved::Invalid(reason.clone());
+        }
+        let puzzle = match Grid::parse_puzzle(&record.cells) {
+            Ok(g) => g,
+            Err(e) => return Solved::Invalid(e.to_string()),
+        };
+        let mut all = Vec::new();
+        let start = Instant::now();
+        let outcome = if self.all_solutions {
+            solver.for_each_solution(&puzzle, self.limit, |g| all.push(*g))
+        } else {
+            solver.solve(&puzzle, self.limit)
+        };
+        let time_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        Solved::Valid {
+            puzzle,
+            solutions: outcome.solutions,
+            guesses: outcome.guesses,
+            time_ns,
+            first: outcome.first,
+            all,
+        }
+    }
+}
+
+/// Totals for the summary.
+#[derive(Debug, Default)]
+struct Tally {
+    by_status: [u64; Status::ALL.len()],
+    times: Histogram,
+}
+
+impl Tally {
+    fn count(&mut self, status: Status) {
+        let i = Status::ALL.iter().position(|&s| s == status).unwrap_or(0);
+        self.by_status[i] += 1;
+    }
+}
+
+/// Where the `--keep` columns are in each input's fields.
+struct Keep {
+    names: Vec<String>,
+    /// Per input index: the field index of each kept column.
+    positions: Vec<Option<Vec<usize>>>,
+}
+
+impl Keep {
+    /// The field positions of the kept columns in `sources[file]`.
+    fn positions(&mut self, sources: &[Arc<Source>], file: usize) -> anyhow::Result<&[usize]> {
+        if self.positions.len() <= file {
+            self.positions.resize(file + 1, None);
+        }
+        if self.positions[file].is_none() {
+            let source = &sources[file];
+            let Some(headers) = &source.headers else {
+                bail!(
+                    "{}: --keep needs CSV input with a header row (this input is {:?})",
+                    source.name,
+                    source.format
+                );
+            };
+            let mut found = Vec::with_capacity(self.names.len());
+            for name in &self.names {
+                let Some(i) = headers.iter().position(|h| h == name) else {
+                    bail!(
+                        "{}: --keep: no column {name:?} (columns: {})",
+                        source.name,
+                        headers.join(",")
+                    );
+                };
+                found.push(i);
+            }
+            self.positions[file] = Some(found);
+        }
+        Ok(self.positions[file].as_deref().unwrap_or(&[]))
+    }
+}
 
 /// Run `bulkdoku solve`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`solve` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let limit = if args.first { 1 } else { args.limit };
+    // With a limit of one the search stops at the first solution: uniqueness unknown.
+    let first_only = limit == 1;
+    let work = Work {
+        limit,
+        all_solutions: args.all_solutions,
+    };
+    let keep_names: Vec<String> = args
+        .keep
+        .iter()
+        .filter(|k| !k.is_empty())
+        .cloned()
+        .collect();
+    if !keep_names.is_empty() && args.output_format == OutputFormat::Grid {
+        bail!("--keep applies to CSV output only");
+    }
+
+    let sink = output::open(args.output.output.as_deref())?;
+    let mut writer = SolveWriter::new(args.output_format, sink, &keep_names)?;
+    let mut keep = Keep {
+        names: keep_names,
+        positions: Vec::new(),
+    };
+
+    let progress = Progress::new(
+        args.progress.progress,
+        args.progress.quiet,
+        Driver::total_bytes(&args.input),
+    );
+    let driver = Driver::new(&args.input, args.threads.threads, progress);
+    let mut tally = Tally::default();
+    // The first invalid record under --strict: (file, line, reason).
+    let mut strict_stop: Option<(String, u64, String)> = None;
+    let strict = args.strict;
+
+    let summary = driver.run(
+        Solver::new,
+        |solver, item| work.run(solver, item),
+        |sources, items, results| {
+            for (item, solved) in items.iter().zip(results) {
+                let source = &sources[item.file];
+                if strict {
+                    if let Solved::Invalid(reason) = solved {
+                        strict_stop = Some((source.name.clone(), item.record.line, reason.clone()));
+                        writer.flush()?;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                let kept = if keep.names.is_empty() {
+                    &[][..]
+                } else {
+                    keep.positions(sources, item.file)?
+                };
+                let fields = &item.record.fields;
+                let kept_values = kept
+                    .iter()
+                    .map(|&i| fields.get(i).map_or("", String::as_str));
+                write_rows(
+                    &mut writer,
+                    &mut tally,
+                    first_only,
+                    source,
+                    item,
+                    solved,
+                    kept_values,
+                )?;
+            }
+            Ok(ControlFlow::Continue(()))
+        },
+    )?;
+    writer.flush()?;
+
+    if let Some((file, line, reason)) = strict_stop {
+        eprintln!("bulkdoku: {file}:{line}: {reason}");
+        return Ok(ExitCode::from(1));
+    }
+    if !args.progress.quiet {
+        eprintln!("{}", summary_text(&summary, &tally, first_only));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write the row(s) of one record and count it.
+fn write_rows<'k, W: std::io::Write>(
+    writer: &mut SolveWriter<W>,
+    tally: &mut Tally,
+    first_only: bool,
+    source: &Source,
+    item: &Item,
+    solved: &Solved,
+    kept: impl Iterator<Item = &'k str> + Clone,
+) -> std::io::Result<()> {
+    let mut puzzle_line = [0u8; CELLS];
+    let mut solution_line = [0u8; CELLS];
+    match solved {
+        Solved::Invalid(reason) => {
+            tally.count(Status::Invalid);
+            let row = SolveRow {
+                file: Cow::Borrowed(&source.name),
+                line: item.record.line,
+                puzzle: String::from_utf8_lossy(&item.record.cells),
+                status: Status::Invalid,
+                solutions: 0,
+                clues: 0,
+                guesses: 0,
+                time_ns: 0,
+                solution: Cow::Borrowed(""),
+                error: Cow::Borrowed(reason),
+            };
+            writer.write(&row, kept)
+        }
+        Solved::Valid {
+            puzzle,
+            solutions,
+            guesses,
+            time_ns,
+            first,
+            all,
+        } => {
+            let status = Status::from_count(*solutions, first_only);
+            tally.count(status);
+            tally.times.record(*time_ns);
+            puzzle.write_line(&mut puzzle_line);
+            let mut row = SolveRow {
+                file: Cow::Borrowed(&source.name),
+                line: item.record.line,
+                puzzle: Cow::Borrowed(ascii(&puzzle_line)),
+                status,
+                solutions: *solutions,
+                clues: puzzle.clues() as u64,
+                guesses: *guesses,
+                time_ns: *time_ns,
+                solution: Cow::Borrowed(""),
+                error: Cow::Borrowed(""),
+            };
+            if all.is_empty() {
+                if let Some(solution) = first {
+                    solution.write_line(&mut solution_line);
+                    row.solution = Cow::Borrowed(ascii(&solution_line));
+                }
+                return writer.write(&row, kept);
+            }
+            for solution in all {
+                solution.write_line(&mut solution_line);
+                let one = SolveRow {
+                    solution: Cow::Borrowed(ascii(&solution_line)),
+                    ..row.clone()
+                };
+                writer.write(&one, kept.clone())?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The text of a grid line (always ASCII: digits and `.`).
+fn ascii(line: &[u8; CELLS]) -> &str {
+    std::str::from_utf8(line).unwrap_or("")
+}
+
+/// The end-of-run summary for stderr.
+fn summary_text(summary: &Summary, tally: &Tally, first_only: bool) -> String {
+    let shown: &[Status] = if first_only {
+        &[Status::Solved, Status::Unsolvable, Status::Invalid]
+    } else {
+        &[
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsolvable,
+            Status::Invalid,
+        ]
+    };
+    let counts: Vec<String> = shown
+        .iter()
+        .map(|&s| {
+            let i = Status::ALL.iter().position(|&x| x == s).unwrap_or(0);
+            format!("{} {s}", tally.by_status[i])
+        })
+        .collect();
+    format!(
+        "bulkdoku: {} puzzles: {}\n\
+         bulkdoku: {:.3} s wall, {} puzzles/s on {} thread{}; solve time per puzzle p50 {}, p99 {}",
+        summary.records,
+        counts.join(", "),
+        summary.elapsed.as_secs_f64(),
+        human_rate(rate(summary.records, summary.elapsed)),
+        summary.threads,
+        if summary.threads == 1 { "" } else { "s" },
+        human_ns(tally.times.percentile(50.0)),
+        human_ns(tally.times.percentile(99.0)),
+    )
 }

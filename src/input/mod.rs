@@ -20,6 +20,10 @@ pub struct Record {
     /// For CSV input, every field of the row (the header is [`RecordReader::headers`]);
     /// empty for other formats.
     pub fields: Vec<String>,
+    /// A reason the reader itself found the record malformed (e.g. `"grid block: 7 rows,
+    /// expected 9"`). When set, the caller reports it as the invalid reason; when `None`,
+    /// the caller parses `cells` with [`crate::Grid::parse_puzzle`].
+    pub error: Option<String>,
 }
 
 /// What to read and how.
@@ -29,6 +33,15 @@ pub struct InputOptions {
     pub format: InputFormat,
     /// Puzzle column name for CSV input.
     pub column: Option<String>,
+}
+
+impl Default for InputOptions {
+    fn default() -> Self {
+        InputOptions {
+            format: InputFormat::Auto,
+            column: None,
+        }
+    }
 }
 
 /// A streaming reader of records.
@@ -41,8 +54,16 @@ pub trait RecordReader: Send {
         None
     }
 
-    /// Bytes of the (compressed) file consumed so far, for progress.
+    /// Bytes of the (compressed) file consumed so far, for progress; compare with
+    /// [`RecordReader::total_bytes`].
     fn bytes_read(&self) -> u64;
+
+    /// Size of the (compressed) input when known: a regular file's size; `None` for
+    /// standard input or pipes. With [`RecordReader::bytes_read`] it gives an ETA.
+    fn total_bytes(&self) -> Option<u64>;
+
+    /// The format detected (or forced); never [`InputFormat::Auto`].
+    fn format(&self) -> InputFormat;
 }
 
 /// Open `path` (`None` or `-` for standard input), detect its format and compression,

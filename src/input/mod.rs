@@ -2,12 +2,29 @@
 //!
 //! Every reader yields one [`Record`] per puzzle in file order, with the 1-based line
 //! where it starts. A record whose cells are malformed is still yielded (its `cells`
-//! hold what was found), so that the caller can report it and lose nothing; only
-//! unreadable files and broken CSV are errors.
+//! hold what was found, its `error` what the reader found wrong, if anything), so that
+//! the caller can report it and lose nothing; only unreadable files and broken CSV are
+//! errors.
+//!
+//! [`open`] undoes gzip or zstd compression (recognised by magic bytes, on files and
+//! standard input alike), drops a UTF-8 BOM and detects the format from the first
+//! lines: one puzzle per line, CSV with a header, 9-line grid blocks, or board
+//! literals. Each format has its reader module; the byte stream under them is
+//! `source`'s.
 
 use std::path::{Path, PathBuf};
 
 use crate::cli::InputFormat;
+
+mod blocks;
+mod board;
+mod csv;
+mod detect;
+mod lines;
+mod source;
+
+#[cfg(test)]
+mod tests;
 
 /// One puzzle as read from a dataset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -68,9 +85,23 @@ pub trait RecordReader: Send {
 
 /// Open `path` (`None` or `-` for standard input), detect its format and compression,
 /// and return a reader of its records.
+///
+/// Errors name the input: it cannot be opened or read, it is compressed in a format
+/// we do not read, or it is CSV without a puzzle column.
 pub fn open(path: Option<&Path>, options: &InputOptions) -> anyhow::Result<Box<dyn RecordReader>> {
-    let _ = (path, options);
-    anyhow::bail!("input readers are not built yet")
+    let path = path.filter(|p| p.as_os_str() != "-");
+    let name = display_name(path);
+    let (stream, head) = source::Stream::open(path, &name)?;
+    let format = match options.format {
+        InputFormat::Auto => detect::detect(&head, options.column.as_deref()),
+        forced => forced,
+    };
+    Ok(match format {
+        InputFormat::Auto | InputFormat::Lines => Box::new(lines::LinesReader::new(stream)),
+        InputFormat::Csv => Box::new(csv::CsvReader::new(stream, options.column.as_deref())?),
+        InputFormat::Grid => Box::new(blocks::GridReader::new(stream)),
+        InputFormat::Board => Box::new(board::BoardReader::new(stream)),
+    })
 }
 
 /// The display name of an input: its path, or `-` for standard input.

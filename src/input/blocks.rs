@@ -1,0 +1,112 @@
+//! The grid-block reader: the classic problem-statement format of 9 lines of 9 cells
+//! per puzzle (`103000509` as in POJ 2676, or `8 0 0 0 0 0 0 0 0 ` as in Luogu P1784),
+//! optionally after a line with the number of cases, blocks optionally separated by
+//! blank lines.
+//!
+//! A block ends after its 9th row or at a blank line, whichever comes first; so a short
+//! or ragged block becomes one record with an error and the next block, when blank
+//! lines separate them, is read intact.
+
+use super::lines::{read_line, MAX_LINE};
+use super::source::Stream;
+use super::{Record, RecordReader};
+use crate::cli::InputFormat;
+
+/// Rows in a block.
+const ROWS: usize = 9;
+
+/// Reads 9-line grid blocks.
+pub(crate) struct GridReader {
+    stream: Stream,
+    line: u64,
+    buf: Vec<u8>,
+    /// No meaningful line seen yet: the next one may be the case count.
+    at_start: bool,
+}
+
+impl GridReader {
+    pub(crate) fn new(stream: Stream) -> Self {
+        GridReader {
+            stream,
+            line: 0,
+            buf: Vec::with_capacity(256),
+            at_start: true,
+        }
+    }
+}
+
+/// A case count line: a short decimal number (a row of 9 has 9 characters, and rows
+/// often start with `0`, counts don't).
+fn is_count(line: &[u8]) -> bool {
+    line.len() < ROWS && line.iter().all(u8::is_ascii_digit) && (line.len() == 1 || line[0] != b'0')
+}
+
+impl RecordReader for GridReader {
+    fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
+        record.cells.clear();
+        record.fields.clear();
+        record.error = None;
+        let mut rows = 0;
+        // The first row whose width is wrong: (row number, its cell count).
+        let mut ragged: Option<(usize, usize)> = None;
+        loop {
+            match read_line(&mut self.stream.reader, &mut self.buf, MAX_LINE) {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
+            }
+            self.line += 1;
+            let text = self.buf.trim_ascii();
+            if text.first() == Some(&b'#') {
+                continue;
+            }
+            if text.is_empty() {
+                if rows > 0 {
+                    break;
+                }
+                continue;
+            }
+            if std::mem::take(&mut self.at_start) && is_count(text) {
+                continue;
+            }
+            if rows == 0 {
+                record.line = self.line;
+            }
+            rows += 1;
+            let before = record.cells.len();
+            record
+                .cells
+                .extend(text.iter().copied().filter(|b| !b.is_ascii_whitespace()));
+            let width = record.cells.len() - before;
+            if width != ROWS && ragged.is_none() {
+                ragged = Some((rows, width));
+            }
+            if rows == ROWS {
+                break;
+            }
+        }
+        if rows == 0 {
+            return Ok(false);
+        }
+        if rows < ROWS {
+            record.error = Some(format!("grid block: {rows} rows, expected {ROWS}"));
+        } else if let Some((row, width)) = ragged {
+            record.error = Some(format!(
+                "grid block: row {row} has {width} cells, expected {ROWS}"
+            ));
+        }
+        Ok(true)
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.stream.progress.bytes_read()
+    }
+
+    fn total_bytes(&self) -> Option<u64> {
+        self.stream.progress.total_bytes()
+    }
+
+    fn format(&self) -> InputFormat {
+        InputFormat::Grid
+    }
+}

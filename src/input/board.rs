@@ -1,0 +1,404 @@
+//! The board-literal reader: LeetCode 37's `[["5","3",".",...],...]`, possibly over
+//! many lines, several boards one after another or inside an outer list, text around
+//! them (`Input: board =`) ignored.
+//!
+//! A small streaming tokenizer tracks nested lists: a list of scalars is a row, a list
+//! of rows is a board (one record), a list of boards is a container. Broken nesting is
+//! repaired where the intent is plain (a row not closed before the next `[`, a board not
+//! closed before the next board), so one broken board does not swallow the following
+//! ones; the broken board itself becomes a record with an error.
+
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+use super::source::{self, Stream};
+use super::{Record, RecordReader};
+use crate::cli::InputFormat;
+
+/// Nesting kept at most (board, rows, and two levels of containers); deeper brackets
+/// are counted, not kept, so that a pathological input cannot exhaust memory.
+const MAX_DEPTH: usize = 8;
+
+/// Bytes of one scalar kept at most (a cell is one character).
+const MAX_SCALAR: usize = 16;
+
+/// Reads board literals.
+pub(crate) struct BoardReader {
+    stream: Stream,
+    parser: Parser,
+    eof: bool,
+}
+
+impl BoardReader {
+    pub(crate) fn new(stream: Stream) -> Self {
+        BoardReader {
+            stream,
+            parser: Parser::default(),
+            eof: false,
+        }
+    }
+
+    /// Scan one buffer's worth of input, stopping early once a board is complete.
+    fn scan(&mut self) -> anyhow::Result<()> {
+        let line = self.parser.line;
+        let buf = self
+            .stream
+            .reader
+            .fill_buf()
+            .map_err(|e| source::read_error(&self.stream.name, line, e))?;
+        if buf.is_empty() {
+            self.parser.finish();
+            self.eof = true;
+            return Ok(());
+        }
+        let mut used = buf.len();
+        for (i, &byte) in buf.iter().enumerate() {
+            self.parser.byte(byte);
+            if !self.parser.ready.is_empty() {
+                used = i + 1;
+                break;
+            }
+        }
+        self.stream.reader.consume(used);
+        Ok(())
+    }
+}
+
+impl RecordReader for BoardReader {
+    fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
+        record.fields.clear();
+        while self.parser.ready.is_empty() && !self.eof {
+            self.scan()?;
+        }
+        match self.parser.ready.pop_front() {
+            Some(board) => {
+                record.line = board.line;
+                record.cells = board.cells;
+                record.error = board.error;
+                Ok(true)
+            }
+            None => {
+                record.cells.clear();
+                record.error = None;
+                Ok(false)
+            }
+        }
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.stream.progress.bytes_read()
+    }
+
+    fn total_bytes(&self) -> Option<u64> {
+        self.stream.progress.total_bytes()
+    }
+
+    fn format(&self) -> InputFormat {
+        InputFormat::Board
+    }
+}
+
+/// A completed board.
+#[derive(Debug)]
+struct Board {
+    line: u64,
+    cells: Vec<u8>,
+    error: Option<String>,
+}
+
+/// An open `[`.
+#[derive(Debug, Default)]
+struct Frame {
+    /// Line of the `[`.
+    line: u64,
+    /// Cells of its scalars, or of its rows once they closed.
+    cells: Vec<u8>,
+    /// Scalars directly inside it.
+    scalars: usize,
+    /// Widths of the rows closed inside it: non-empty for a board.
+    widths: Vec<usize>,
+    /// A board closed inside it: it is a container.
+    has_boards: bool,
+    /// The first problem found inside it.
+    error: Option<String>,
+}
+
+impl Frame {
+    fn is_fresh(&self) -> bool {
+        self.scalars == 0 && self.widths.is_empty() && !self.has_boards
+    }
+
+    fn note(&mut self, error: impl FnOnce() -> String) {
+        if self.error.is_none() {
+            self.error = Some(error());
+        }
+    }
+}
+
+/// Where the tokenizer is.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Lex {
+    #[default]
+    Normal,
+    /// Inside a quoted string opened by `quote`.
+    Str { quote: u8, escape: bool },
+    /// Inside an unquoted scalar (`5`, `.`).
+    Bare,
+}
+
+/// The tokenizer and nesting state, fed one byte at a time.
+#[derive(Debug)]
+struct Parser {
+    line: u64,
+    lex: Lex,
+    token: Vec<u8>,
+    /// Length of the current scalar, including bytes beyond [`MAX_SCALAR`].
+    token_len: usize,
+    stack: Vec<Frame>,
+    /// Brackets opened beyond [`MAX_DEPTH`], still open.
+    excess: usize,
+    ready: VecDeque<Board>,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser {
+            line: 1,
+            lex: Lex::Normal,
+            token: Vec::with_capacity(MAX_SCALAR),
+            token_len: 0,
+            stack: Vec::with_capacity(MAX_DEPTH),
+            excess: 0,
+            ready: VecDeque::new(),
+        }
+    }
+}
+
+impl Parser {
+    fn byte(&mut self, byte: u8) {
+        match self.lex {
+            Lex::Str { quote, escape } => {
+                if escape {
+                    self.lex = Lex::Str {
+                        quote,
+                        escape: false,
+                    };
+                    self.push_token(byte);
+                } else if byte == b'\\' {
+                    self.lex = Lex::Str {
+                        quote,
+                        escape: true,
+                    };
+                } else if byte == quote {
+                    self.lex = Lex::Normal;
+                    self.scalar();
+                } else {
+                    self.push_token(byte);
+                }
+            }
+            Lex::Bare if is_bare(byte) => self.push_token(byte),
+            Lex::Bare => {
+                self.lex = Lex::Normal;
+                self.scalar();
+                self.normal(byte);
+            }
+            Lex::Normal => self.normal(byte),
+        }
+        if byte == b'\n' {
+            self.line += 1;
+        }
+    }
+
+    fn normal(&mut self, byte: u8) {
+        match byte {
+            b'[' => self.open(),
+            b']' => self.close(None),
+            // Outside any list, text (`Input: board =`) is not ours to read.
+            _ if self.stack.is_empty() => {}
+            b'"' | b'\'' => {
+                self.start_token();
+                self.lex = Lex::Str {
+                    quote: byte,
+                    escape: false,
+                };
+            }
+            _ if is_bare(byte) => {
+                self.start_token();
+                self.push_token(byte);
+                self.lex = Lex::Bare;
+            }
+            _ => {}
+        }
+    }
+
+    fn start_token(&mut self) {
+        self.token.clear();
+        self.token_len = 0;
+    }
+
+    fn push_token(&mut self, byte: u8) {
+        if self.token.len() < MAX_SCALAR {
+            self.token.push(byte);
+        }
+        self.token_len += 1;
+    }
+
+    /// A scalar ended: it is a cell of the innermost list.
+    fn scalar(&mut self) {
+        if self.excess > 0 {
+            return;
+        }
+        let depth = self.stack.len();
+        let row = match depth {
+            2.. => self.stack[depth - 2].widths.len() + 1,
+            _ => 1,
+        };
+        let Some(top) = self.stack.last_mut() else {
+            return;
+        };
+        top.scalars += 1;
+        if self.token_len == 1 {
+            top.cells.push(self.token[0]);
+        } else {
+            let column = top.scalars;
+            let token = &self.token;
+            let len = self.token_len;
+            top.note(|| {
+                let shown = String::from_utf8_lossy(token);
+                let more = if len > token.len() { "..." } else { "" };
+                format!(
+                    "board literal: row {row}, column {column}: \"{shown}{more}\" is not one cell"
+                )
+            });
+            top.cells
+                .extend_from_slice(if token.is_empty() { b"?" } else { token });
+        }
+        if !top.widths.is_empty() {
+            top.note(|| "board literal: a cell outside any row".to_string());
+        }
+    }
+
+    fn open(&mut self) {
+        if self.excess > 0 || self.stack.len() >= MAX_DEPTH {
+            self.excess += 1;
+            if let Some(top) = self.stack.last_mut() {
+                top.note(|| "board literal: lists nested too deep".to_string());
+            }
+            return;
+        }
+        // A `[` inside a list of scalars: that row was never closed.
+        if let Some(top) = self.stack.last() {
+            if top.scalars > 0 && top.widths.is_empty() && !top.has_boards {
+                self.close(Some("board literal: a row is not closed"));
+            }
+        }
+        // `[[` inside a board: a new board starts, the one around it was never closed.
+        let depth = self.stack.len();
+        if depth >= 2
+            && self.stack[depth - 1].is_fresh()
+            && !self.stack[depth - 2].widths.is_empty()
+        {
+            let mut unclosed = self.stack.remove(depth - 2);
+            unclosed.note(|| "board literal: not closed before the next board".to_string());
+            self.emit(unclosed);
+            if let Some(parent) = depth.checked_sub(3).and_then(|i| self.stack.get_mut(i)) {
+                parent.has_boards = true;
+            }
+        }
+        self.stack.push(Frame {
+            line: self.line,
+            ..Frame::default()
+        });
+    }
+
+    /// Close the innermost list; `forced` is the error when it is closed by repair.
+    fn close(&mut self, forced: Option<&str>) {
+        if self.excess > 0 {
+            self.excess -= 1;
+            return;
+        }
+        // A stray `]` outside any list is text, like the rest outside lists.
+        let Some(mut frame) = self.stack.pop() else {
+            return;
+        };
+        if let Some(message) = forced {
+            frame.note(|| message.to_string());
+        }
+        if !frame.widths.is_empty() {
+            self.emit(frame);
+            if let Some(parent) = self.stack.last_mut() {
+                parent.has_boards = true;
+            }
+        } else if !frame.has_boards {
+            // A row.
+            match self.stack.last_mut() {
+                Some(parent) => {
+                    parent.cells.extend_from_slice(&frame.cells);
+                    parent.widths.push(frame.scalars);
+                    if let Some(error) = frame.error {
+                        parent.note(|| error);
+                    }
+                }
+                // A flat list of cells at the top: a board written as one list.
+                None if frame.scalars > 0 => {
+                    if frame.scalars != 81 {
+                        let n = frame.scalars;
+                        frame.note(|| {
+                            format!("board literal: a flat list of {n} cells, expected 81")
+                        });
+                    }
+                    self.ready.push_back(Board {
+                        line: frame.line,
+                        cells: frame.cells,
+                        error: frame.error,
+                    });
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// A board is complete.
+    fn emit(&mut self, frame: Frame) {
+        let rows = frame.widths.len();
+        let error = frame.error.or_else(|| {
+            if rows != 9 {
+                return Some(format!("board literal: {rows} rows, expected 9"));
+            }
+            let (row, width) = frame.widths.iter().enumerate().find(|&(_, &w)| w != 9)?;
+            Some(format!(
+                "board literal: row {} has {width} cells, expected 9",
+                row + 1
+            ))
+        });
+        self.ready.push_back(Board {
+            line: frame.line,
+            cells: frame.cells,
+            error,
+        });
+    }
+
+    /// End of input: close what is still open, as broken.
+    fn finish(&mut self) {
+        match self.lex {
+            Lex::Bare => self.scalar(),
+            Lex::Str { .. } => {
+                if let Some(top) = self.stack.last_mut() {
+                    top.note(|| "board literal: a string is not closed".to_string());
+                }
+                self.scalar();
+            }
+            Lex::Normal => {}
+        }
+        self.lex = Lex::Normal;
+        self.excess = 0;
+        while !self.stack.is_empty() {
+            self.close(Some("board literal: '[' not closed at the end of input"));
+        }
+    }
+}
+
+/// Bytes of an unquoted scalar.
+fn is_bare(byte: u8) -> bool {
+    !byte.is_ascii_whitespace() && !matches!(byte, b'[' | b']' | b',' | b'"' | b'\'')
+}

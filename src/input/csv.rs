@@ -1,0 +1,238 @@
+//! The CSV reader: a header row, the puzzle found in a column chosen by name, every
+//! field kept for columns copied through (`--keep`) or checked (a `solution` column).
+//!
+//! Broken CSV (a row with the wrong number of fields, unreadable bytes) is an error
+//! naming the file and the line: a dataset cut in the middle of a row should stop the
+//! run rather than be read as garbage.
+
+use std::collections::VecDeque;
+use std::io::{self, BufReader, Read};
+
+use anyhow::Context;
+
+use super::detect::PUZZLE_COLUMNS;
+use super::source::{Progress, Stream};
+use super::{Record, RecordReader};
+use crate::cli::InputFormat;
+
+/// Reads a CSV file with a header row.
+pub(crate) struct CsvReader {
+    reader: ::csv::Reader<LineIndex<BufReader<Box<dyn Read + Send>>>>,
+    name: String,
+    progress: Progress,
+    headers: Vec<String>,
+    column: usize,
+    row: ::csv::ByteRecord,
+}
+
+impl CsvReader {
+    /// Read the header and find the puzzle column: `column` if given (exact name, else
+    /// ignoring case), else the first of [`PUZZLE_COLUMNS`].
+    pub(crate) fn new(stream: Stream, column: Option<&str>) -> anyhow::Result<Self> {
+        let Stream {
+            name,
+            reader,
+            progress,
+        } = stream;
+        let mut reader = ::csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .trim(::csv::Trim::All)
+            .comment(Some(b'#'))
+            .from_reader(LineIndex::new(reader));
+        let header = match reader.byte_headers() {
+            Ok(header) => header.clone(),
+            Err(e) => return Err(csv_error(&name, reader.get_mut(), e)),
+        };
+        let headers: Vec<String> = header
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        let line = reader
+            .get_mut()
+            .line_at(header.position().map_or(0, ::csv::Position::byte));
+        let find = |wanted: &str| {
+            headers
+                .iter()
+                .position(|h| h == wanted)
+                .or_else(|| headers.iter().position(|h| h.eq_ignore_ascii_case(wanted)))
+        };
+        let found = match column {
+            Some(wanted) => find(wanted).with_context(|| {
+                format!(
+                    "{name}: line {line}: no column named {wanted:?} (columns: {})",
+                    headers.join(", ")
+                )
+            })?,
+            None => PUZZLE_COLUMNS
+                .iter()
+                .find_map(|c| find(c))
+                .with_context(|| {
+                    format!(
+                        "{name}: line {line}: no puzzle column: expected one named {} \
+                     (or name it with --column); columns: {}",
+                        PUZZLE_COLUMNS.join(", "),
+                        headers.join(", ")
+                    )
+                })?,
+        };
+        Ok(CsvReader {
+            reader,
+            name,
+            progress,
+            headers,
+            column: found,
+            row: ::csv::ByteRecord::new(),
+        })
+    }
+}
+
+/// A CSV error as a message naming the file and the line.
+fn csv_error<R: Read>(name: &str, index: &mut LineIndex<R>, err: ::csv::Error) -> anyhow::Error {
+    let line = err.position().map(|p| index.line_at(p.byte()));
+    let message = match err.kind() {
+        ::csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("broken CSV: {len} fields, expected {expected_len} as in the header"),
+        ::csv::ErrorKind::Io(e) => format!("cannot read: {e}"),
+        _ => format!("broken CSV: {err}"),
+    };
+    match line {
+        Some(line) => anyhow::anyhow!("{name}: line {line}: {message}"),
+        None => anyhow::anyhow!("{name}: {message}"),
+    }
+}
+
+impl RecordReader for CsvReader {
+    fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
+        record.cells.clear();
+        record.error = None;
+        let more = match self.reader.read_byte_record(&mut self.row) {
+            Ok(more) => more,
+            Err(e) => return Err(csv_error(&self.name, self.reader.get_mut(), e)),
+        };
+        if !more {
+            record.fields.clear();
+            return Ok(false);
+        }
+        let start = self.row.position().map_or(0, ::csv::Position::byte);
+        record.line = self.reader.get_mut().line_at(start);
+        record.cells.extend_from_slice(&self.row[self.column]);
+        // Reuse the field strings' allocations from the previous row.
+        record.fields.truncate(self.row.len());
+        for (i, field) in self.row.iter().enumerate() {
+            let text = String::from_utf8_lossy(field);
+            match record.fields.get_mut(i) {
+                Some(s) => {
+                    s.clear();
+                    s.push_str(&text);
+                }
+                None => record.fields.push(text.into_owned()),
+            }
+        }
+        Ok(true)
+    }
+
+    fn headers(&self) -> Option<&[String]> {
+        Some(&self.headers)
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.progress.bytes_read()
+    }
+
+    fn total_bytes(&self) -> Option<u64> {
+        self.progress.total_bytes()
+    }
+
+    fn format(&self) -> InputFormat {
+        InputFormat::Csv
+    }
+}
+
+/// Maps the byte offsets the `csv` crate reports to 1-based line numbers.
+///
+/// The crate's own `Position::line` does not count skipped comment and blank lines,
+/// and a record's reported start is where the previous record ended (before the line
+/// terminator and any skipped lines). So this wrapper notes where each line starts and
+/// whether `csv` skips it; a record's line is then the first line starting at or after
+/// the reported offset that is not skipped. Lines behind the reader's position are
+/// dropped, so memory stays bounded by the `csv` reader's read-ahead.
+struct LineIndex<R> {
+    inner: R,
+    /// Offset of the next byte to be read.
+    offset: u64,
+    /// Complete lines not yet behind the reader: (start offset, skipped by `csv`).
+    lines: VecDeque<(u64, bool)>,
+    /// Lines dropped from the front of `lines`.
+    dropped: u64,
+    /// The line being read: its start, length so far and first byte.
+    current_start: u64,
+    current_len: u64,
+    current_first: u8,
+}
+
+impl<R> LineIndex<R> {
+    fn new(inner: R) -> Self {
+        LineIndex {
+            inner,
+            offset: 0,
+            lines: VecDeque::new(),
+            dropped: 0,
+            current_start: 0,
+            current_len: 0,
+            current_first: 0,
+        }
+    }
+
+    /// Whether `csv` skips the current line: blank (or a lone `\r`), or a comment.
+    fn current_skipped(&self) -> bool {
+        self.current_len == 0
+            || (self.current_len == 1 && self.current_first == b'\r')
+            || self.current_first == b'#'
+    }
+
+    /// Extend the current line by `part` (which holds no newline).
+    fn extend(&mut self, part: &[u8]) {
+        if self.current_len == 0 {
+            if let Some(&first) = part.first() {
+                self.current_first = first;
+            }
+        }
+        self.current_len += part.len() as u64;
+    }
+
+    /// The 1-based line of the record `csv` reports as starting at byte `start`.
+    fn line_at(&mut self, start: u64) -> u64 {
+        while self.lines.front().is_some_and(|&(s, _)| s < start) {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        let ahead = self
+            .lines
+            .iter()
+            .position(|&(_, skipped)| !skipped)
+            .unwrap_or(self.lines.len());
+        self.dropped + ahead as u64 + 1
+    }
+}
+
+impl<R: Read> Read for LineIndex<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let data = &buf[..n];
+        let mut from = 0;
+        for newline in memchr::memchr_iter(b'\n', data) {
+            self.extend(&data[from..newline]);
+            let skipped = self.current_skipped();
+            self.lines.push_back((self.current_start, skipped));
+            self.current_start = self.offset + newline as u64 + 1;
+            self.current_len = 0;
+            self.current_first = 0;
+            from = newline + 1;
+        }
+        self.extend(&data[from..]);
+        self.offset += n as u64;
+        Ok(n)
+    }
+}

@@ -1,0 +1,687 @@
+//! Tests of format detection and every reader, through [`open`] on real files.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::*;
+use crate::Grid;
+
+const POJ: &str =
+    "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+const LUOGU: &str =
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400";
+const LEETCODE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const ZERO_ROWS: &str =
+    "009008040600000017010040000000000004480603021300000000000090080240000006050700100";
+
+/// A record as the tests compare it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Rec {
+    line: u64,
+    cells: String,
+    error: Option<String>,
+    fields: Vec<String>,
+}
+
+fn rec(line: u64, cells: &str) -> Rec {
+    Rec {
+        line,
+        cells: cells.to_string(),
+        error: None,
+        fields: vec![],
+    }
+}
+
+fn bad(line: u64, cells: &str, error: &str) -> Rec {
+    Rec {
+        error: Some(error.to_string()),
+        ..rec(line, cells)
+    }
+}
+
+fn write_temp(bytes: &[u8]) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(bytes).unwrap();
+    file.flush().unwrap();
+    file
+}
+
+fn read_all_from(path: &Path, options: &InputOptions) -> anyhow::Result<(InputFormat, Vec<Rec>)> {
+    let mut reader = open(Some(path), options)?;
+    let mut record = Record::default();
+    let mut out = Vec::new();
+    while reader.read_record(&mut record)? {
+        out.push(Rec {
+            line: record.line,
+            cells: String::from_utf8_lossy(&record.cells).into_owned(),
+            error: record.error.clone(),
+            fields: record.fields.clone(),
+        });
+    }
+    // The end is sticky.
+    assert!(!reader.read_record(&mut record)?);
+    Ok((reader.format(), out))
+}
+
+fn read_with(bytes: &[u8], options: &InputOptions) -> anyhow::Result<(InputFormat, Vec<Rec>)> {
+    let file = write_temp(bytes);
+    read_all_from(file.path(), options)
+}
+
+fn read(bytes: &[u8]) -> (InputFormat, Vec<Rec>) {
+    read_with(bytes, &InputOptions::default()).unwrap()
+}
+
+fn forced(format: InputFormat) -> InputOptions {
+    InputOptions {
+        format,
+        ..InputOptions::default()
+    }
+}
+
+/// The reason the caller would report for a record: the reader's, else the parser's.
+fn reason(r: &Rec) -> Option<String> {
+    r.error.clone().or_else(|| {
+        Grid::parse_puzzle(r.cells.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+    })
+}
+
+/// 9 lines of 9 characters from an 81-character puzzle, `sep` between the cells.
+fn rows(puzzle: &str, sep: &str) -> String {
+    let mut s = String::new();
+    for row in puzzle.as_bytes().chunks(9) {
+        let cells: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
+        s.push_str(&cells.join(sep));
+        s.push('\n');
+    }
+    s
+}
+
+/// LeetCode's literal for an 81-character puzzle.
+fn board(puzzle: &str) -> String {
+    let rows: Vec<String> = puzzle
+        .as_bytes()
+        .chunks(9)
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(|&b| format!("\"{}\"", b as char)).collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    format!("[{}]", rows.join(",\n"))
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+// ---- lines ----
+
+#[test]
+fn lines_comments_blanks_crlf_bom_and_trailing_fields() {
+    let text = format!(
+        "\u{feff}# a comment\n\n{POJ}\r\n  {LUOGU} ED=11.9/1.2/1.2\r\n\
+         {ZERO_ROWS}\t7\n   \n# another\n{POJ},x\n{POJ};x\n{POJ}:1:{LUOGU}\n{POJ}|x\n\
+         {}\n{}",
+        LUOGU.replace('0', "."),
+        LUOGU.replace('0', "_"),
+    );
+    let (format, got) = read(text.as_bytes());
+    assert_eq!(format, InputFormat::Lines);
+    let want = vec![
+        rec(3, POJ),
+        rec(4, LUOGU),
+        rec(5, ZERO_ROWS),
+        rec(8, POJ),
+        rec(9, POJ),
+        rec(10, POJ),
+        rec(11, POJ),
+        rec(12, &LUOGU.replace('0', ".")),
+        rec(13, &LUOGU.replace('0', "_")),
+    ];
+    assert_eq!(got, want);
+    assert!(got.iter().all(|r| reason(r).is_none()));
+}
+
+#[test]
+fn lines_malformed_records_keep_their_line_and_lose_nothing() {
+    let short = &POJ[..80];
+    let with_x = format!("{}x{}", &POJ[..11], &POJ[12..]);
+    let text = format!("{POJ}\n{short}\n{with_x}\nhello world\n{LUOGU}\n{POJ}0\n{LUOGU}");
+    let (_, got) = read(text.as_bytes());
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7]);
+    let reasons: Vec<Option<String>> = got.iter().map(reason).collect();
+    assert_eq!(
+        reasons,
+        [
+            None,
+            Some("80 cells, expected 81".into()),
+            Some("bad character 'x' at cell 12".into()),
+            Some("bad character 'h' at cell 1".into()),
+            None,
+            Some("82 cells, expected 81".into()),
+            None,
+        ]
+    );
+    assert_eq!(got[3].cells, "hello");
+}
+
+#[test]
+fn lines_overlong_line_is_one_bad_record_and_reading_goes_on() {
+    let mut text = vec![b'1'; 200_000];
+    text.push(b'\n');
+    text.extend_from_slice(POJ.as_bytes());
+    let (_, got) = read(&text);
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].line, 1);
+    assert!(got[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("line longer than"));
+    assert_eq!(got[1], rec(2, POJ));
+}
+
+#[test]
+fn lines_reader_reuses_the_record_and_clears_stale_state() {
+    let file = write_temp(format!("{POJ}\n{LUOGU}\n").as_bytes());
+    let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+    let mut record = Record {
+        line: 99,
+        cells: b"junk".to_vec(),
+        fields: vec!["stale".into()],
+        error: Some("stale".into()),
+    };
+    assert!(reader.read_record(&mut record).unwrap());
+    assert_eq!(
+        record,
+        Record {
+            line: 1,
+            cells: POJ.as_bytes().to_vec(),
+            fields: vec![],
+            error: None
+        }
+    );
+}
+
+#[test]
+fn empty_and_comment_only_inputs_have_no_records() {
+    for text in ["", "\n\n", "# only a comment\n", "\u{feff}"] {
+        let (_, got) = read(text.as_bytes());
+        assert!(got.is_empty(), "{text:?}");
+    }
+}
+
+// ---- detection ----
+
+#[test]
+fn detection_picks_each_format() {
+    let cases: Vec<(String, InputFormat)> = vec![
+        (format!("{POJ}\n"), InputFormat::Lines),
+        (format!("# c\n{POJ} rating\n"), InputFormat::Lines),
+        (format!("{POJ},{LUOGU}\n"), InputFormat::Lines),
+        (
+            format!("quizzes,solutions\n{POJ},{LUOGU}\n"),
+            InputFormat::Csv,
+        ),
+        (
+            format!("id,puzzle,solution,clues,difficulty\n1,{POJ},{LUOGU},24,1.0\n"),
+            InputFormat::Csv,
+        ),
+        (format!("Puzzle\n{POJ}\n"), InputFormat::Csv),
+        (format!("1\n{}", rows(POJ, "")), InputFormat::Grid),
+        (rows(LUOGU, " "), InputFormat::Grid),
+        (rows(&LUOGU.replace('0', "."), ""), InputFormat::Grid),
+        (board(LEETCODE), InputFormat::Board),
+        (
+            format!("Input: board = {}", board(LEETCODE)),
+            InputFormat::Board,
+        ),
+        // A short malformed first line does not outvote the puzzles after it.
+        (format!("12345\n{POJ}\n{LUOGU}\n"), InputFormat::Lines),
+    ];
+    for (text, want) in cases {
+        let (format, _) = read_with(text.as_bytes(), &InputOptions::default())
+            .unwrap_or_else(|e| panic!("{text:?}: {e:#}"));
+        assert_eq!(format, want, "{text:?}");
+    }
+}
+
+#[test]
+fn column_option_makes_a_header_with_that_name_csv() {
+    let text = format!("grid,answer\n{POJ},{LUOGU}\n");
+    let options = InputOptions {
+        column: Some("answer".into()),
+        ..InputOptions::default()
+    };
+    let (format, got) = read_with(text.as_bytes(), &options).unwrap();
+    assert_eq!(format, InputFormat::Csv);
+    assert_eq!(got[0].cells, LUOGU);
+}
+
+#[test]
+fn forced_format_overrides_detection() {
+    // A CSV read as lines: its header becomes an invalid record, not an error.
+    let text = format!("quizzes,solutions\n{POJ},{LUOGU}\n");
+    let (format, got) = read_with(text.as_bytes(), &forced(InputFormat::Lines)).unwrap();
+    assert_eq!(format, InputFormat::Lines);
+    assert_eq!(got, vec![rec(1, "quizzes"), rec(2, POJ)]);
+}
+
+// ---- CSV ----
+
+#[test]
+fn csv_kaggle_quizzes_solutions() {
+    let text = format!("quizzes,solutions\r\n{POJ},{LUOGU}\r\n{ZERO_ROWS},{POJ}\r\n");
+    let file = write_temp(text.as_bytes());
+    let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+    assert_eq!(
+        reader.headers().unwrap(),
+        ["quizzes".to_string(), "solutions".to_string()]
+    );
+    let mut record = Record::default();
+    assert!(reader.read_record(&mut record).unwrap());
+    assert_eq!(record.line, 2);
+    assert_eq!(record.cells, POJ.as_bytes());
+    assert_eq!(record.fields, [POJ, LUOGU]);
+    assert!(reader.read_record(&mut record).unwrap());
+    assert_eq!(record.line, 3);
+    assert_eq!(record.fields, [ZERO_ROWS, POJ]);
+    assert!(!reader.read_record(&mut record).unwrap());
+}
+
+#[test]
+fn csv_puzzle_column_by_name_with_quotes_multiline_fields_and_comments() {
+    let text = format!(
+        "\u{feff}id,Puzzle,solution,clues,difficulty\n\
+         1,{POJ},{LUOGU},24,0.0\n\
+         # a comment line\n\
+         \"2\",\"{LUOGU}\",,21,\"two\nlines\"\n\
+         3,{ZERO_ROWS},,25,1.5\n"
+    );
+    let (format, got) = read(text.as_bytes());
+    assert_eq!(format, InputFormat::Csv);
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [2, 4, 6]);
+    let cells: Vec<&str> = got.iter().map(|r| r.cells.as_str()).collect();
+    assert_eq!(cells, [POJ, LUOGU, ZERO_ROWS]);
+    assert_eq!(got[1].fields, ["2", LUOGU, "", "21", "two\nlines"]);
+}
+
+#[test]
+fn csv_column_option_picks_the_column_ignoring_case() {
+    let text = format!("puzzle,Other\n{POJ},{LUOGU}\n");
+    let options = InputOptions {
+        format: InputFormat::Csv,
+        column: Some("other".into()),
+    };
+    let (_, got) = read_with(text.as_bytes(), &options).unwrap();
+    assert_eq!(got[0].cells, LUOGU);
+}
+
+#[test]
+fn csv_without_puzzle_column_is_an_error_naming_file_and_line() {
+    let file = write_temp(format!("id,grid\n1,{POJ}\n").as_bytes());
+    let err = read_all_from(file.path(), &forced(InputFormat::Csv)).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
+    assert!(msg.contains("line 1"), "{msg}");
+    assert!(msg.contains("no puzzle column"), "{msg}");
+    assert!(msg.contains("id, grid"), "{msg}");
+
+    let options = InputOptions {
+        format: InputFormat::Csv,
+        column: Some("nope".into()),
+    };
+    let msg = format!("{:#}", read_all_from(file.path(), &options).unwrap_err());
+    assert!(msg.contains("no column named \"nope\""), "{msg}");
+}
+
+#[test]
+fn csv_broken_row_is_an_error_naming_its_line() {
+    let text = format!("quizzes,solutions\n{POJ},{LUOGU}\n\n{POJ}\n{POJ},{LUOGU}\n");
+    let file = write_temp(text.as_bytes());
+    let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+    let mut record = Record::default();
+    assert!(reader.read_record(&mut record).unwrap());
+    let msg = format!("{:#}", reader.read_record(&mut record).unwrap_err());
+    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
+    assert!(msg.contains("line 4"), "{msg}");
+    assert!(msg.contains("1 fields, expected 2"), "{msg}");
+}
+
+// ---- grid blocks ----
+
+#[test]
+fn grid_poj_with_case_count() {
+    let text = format!("2\n{}{}", rows(POJ, ""), rows(ZERO_ROWS, ""));
+    let (format, got) = read(text.as_bytes());
+    assert_eq!(format, InputFormat::Grid);
+    assert_eq!(got, vec![rec(2, POJ), rec(11, ZERO_ROWS)]);
+}
+
+#[test]
+fn grid_luogu_spaces_trailing_spaces_crlf_and_blank_separators() {
+    let luogu = rows(LUOGU, " ").replace('\n', " \r\n");
+    let dotted = rows(&POJ.replace('0', "."), "");
+    let text = format!("\n{luogu}\r\n\n{dotted}\n# c\n{}", rows(ZERO_ROWS, "  "));
+    let (_, got) = read(text.as_bytes());
+    assert_eq!(
+        got,
+        vec![
+            rec(2, LUOGU),
+            rec(13, &POJ.replace('0', ".")),
+            rec(24, ZERO_ROWS)
+        ]
+    );
+}
+
+#[test]
+fn grid_short_and_ragged_blocks_resynchronise_at_blank_lines() {
+    let short: String = rows(POJ, "")
+        .lines()
+        .take(7)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut ragged: Vec<String> = rows(LUOGU, "").lines().map(String::from).collect();
+    ragged[2].pop();
+    let ragged = ragged.join("\n");
+    let text = format!(
+        "{short}\n{ragged}\n\n{}\n{}",
+        rows(ZERO_ROWS, ""),
+        rows(POJ, " ")
+    );
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Grid)).unwrap();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[0], bad(1, &POJ[..63], "grid block: 7 rows, expected 9"));
+    assert_eq!(got[1].line, 9);
+    assert_eq!(
+        got[1].error.as_deref(),
+        Some("grid block: row 3 has 8 cells, expected 9")
+    );
+    assert_eq!(got[2], rec(19, ZERO_ROWS));
+    assert_eq!(got[3], rec(29, POJ));
+}
+
+#[test]
+fn grid_trailing_partial_block_is_reported() {
+    let text = format!("{}103000509\n002109400\n", rows(POJ, ""));
+    let (_, got) = read(text.as_bytes());
+    assert_eq!(
+        got,
+        vec![
+            rec(1, POJ),
+            bad(10, "103000509002109400", "grid block: 2 rows, expected 9")
+        ]
+    );
+}
+
+// ---- board literals ----
+
+#[test]
+fn board_single_multiline_literal() {
+    let (format, got) = read(board(LEETCODE).as_bytes());
+    assert_eq!(format, InputFormat::Board);
+    assert_eq!(got, vec![rec(1, LEETCODE)]);
+}
+
+#[test]
+fn board_several_in_outer_list_or_separated_with_prefix_text() {
+    let one_line = board(POJ).replace('\n', "");
+    let text = format!(
+        "Input: board = {}\nOutput: nothing here\n{one_line},\n\n[{},\n{}]\n",
+        board(LEETCODE),
+        board(LUOGU),
+        board(ZERO_ROWS)
+    );
+    let (format, got) = read(text.as_bytes());
+    assert_eq!(format, InputFormat::Board);
+    assert_eq!(
+        got,
+        vec![
+            rec(1, LEETCODE),
+            rec(11, POJ),
+            rec(13, LUOGU),
+            rec(22, ZERO_ROWS)
+        ]
+    );
+}
+
+#[test]
+fn board_unquoted_and_single_quoted_cells() {
+    let text = board(LEETCODE).replace('"', "'");
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    assert_eq!(got, vec![rec(1, LEETCODE)]);
+    let text = board(POJ).replace('"', "");
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    assert_eq!(got, vec![rec(1, POJ)]);
+}
+
+#[test]
+fn board_malformed_boards_are_records_with_reasons_and_the_next_survive() {
+    // Row 3 lacks a cell.
+    let short_row = board(LEETCODE).replacen("\"8\",", "", 1);
+    // Only 8 rows.
+    let eight_rows = {
+        let b = board(POJ);
+        let cut = b.rfind(",\n").unwrap();
+        format!("{}]", &b[..cut])
+    };
+    // A cell of two characters.
+    let wide = board(LUOGU).replacen("\"8\"", "\"88\"", 1);
+    // Row 2 never closed: the repair closes it at the next `[`.
+    let unclosed_row = board(ZERO_ROWS).replacen("\"7\"],", "\"7\",", 1);
+    // A board never closed before the next one.
+    let unclosed_board = board(POJ).trim_end_matches(']').to_string() + "]";
+    let text = [
+        short_row,
+        eight_rows,
+        wide,
+        unclosed_row,
+        unclosed_board,
+        board(LEETCODE),
+    ]
+    .join("\n");
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    let summary: Vec<(u64, Option<String>)> =
+        got.iter().map(|r| (r.line, r.error.clone())).collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                1,
+                Some("board literal: row 3 has 8 cells, expected 9".into())
+            ),
+            (10, Some("board literal: 8 rows, expected 9".into())),
+            (
+                18,
+                Some("board literal: row 1, column 1: \"88\" is not one cell".into())
+            ),
+            (27, Some("board literal: a row is not closed".into())),
+            (
+                36,
+                Some("board literal: not closed before the next board".into())
+            ),
+            (45, None),
+        ]
+    );
+    assert_eq!(got[5].cells, LEETCODE);
+    // The repaired row keeps its cells.
+    assert_eq!(got[3].cells, ZERO_ROWS);
+}
+
+#[test]
+fn board_cut_at_end_of_input_is_a_record() {
+    let text = board(LEETCODE);
+    // Cut after a row, and inside a string.
+    let after_row = text.find("],\n").unwrap() + 2;
+    let in_string = text.find("\"9\"").unwrap() + 1;
+    for (cut, reason) in [
+        (
+            after_row,
+            "board literal: '[' not closed at the end of input",
+        ),
+        (in_string, "board literal: a string is not closed"),
+    ] {
+        let (_, got) = read_with(&text.as_bytes()[..cut], &forced(InputFormat::Board)).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line, 1);
+        assert_eq!(got[0].error.as_deref(), Some(reason));
+    }
+}
+
+#[test]
+fn board_pathological_nesting_does_not_blow_up() {
+    let text = format!(
+        "{}{}\n{}",
+        "[".repeat(100_000),
+        "]".repeat(100_000),
+        board(POJ)
+    );
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    assert_eq!(got.last(), Some(&rec(2, POJ)));
+}
+
+// ---- compression, progress, errors ----
+
+#[test]
+fn gzip_input_of_every_format() {
+    let inputs = [
+        (
+            format!("# c\n{POJ}\n{LUOGU} x\n"),
+            vec![rec(2, POJ), rec(3, LUOGU)],
+        ),
+        (format!("1\n{}", rows(POJ, "")), vec![rec(2, POJ)]),
+        (board(LEETCODE), vec![rec(1, LEETCODE)]),
+    ];
+    for (text, want) in inputs {
+        let (_, got) = read(&gzip(text.as_bytes()));
+        assert_eq!(got, want, "{text:?}");
+    }
+    let (format, got) = read(&gzip(format!("quizzes\n{POJ}\n").as_bytes()));
+    assert_eq!(format, InputFormat::Csv);
+    assert_eq!(got[0].cells, POJ);
+}
+
+#[test]
+fn gzip_concatenated_members_are_all_read() {
+    let mut bytes = gzip(format!("{POJ}\n").as_bytes());
+    bytes.extend(gzip(format!("{LUOGU}\n").as_bytes()));
+    let (_, got) = read(&bytes);
+    assert_eq!(got, vec![rec(1, POJ), rec(2, LUOGU)]);
+}
+
+#[test]
+fn zstd_input_single_and_multiple_frames_and_skippable_frames() {
+    let one = include_bytes!("../../tests/fixtures/two_puzzles.txt.zst");
+    let (_, got) = read(one);
+    let want = vec![rec(2, POJ), rec(3, LUOGU)];
+    assert_eq!(got, want);
+
+    let two = include_bytes!("../../tests/fixtures/three_puzzles_two_frames.txt.zst");
+    let (_, got) = read(two);
+    let mut want3 = want.clone();
+    want3.push(rec(4, ZERO_ROWS));
+    assert_eq!(got, want3);
+
+    // A skippable frame (magic 0x184D2A5?, a length, that many bytes) before the data.
+    let mut skippable = vec![0x53, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, b'a', b'b', b'c'];
+    skippable.extend_from_slice(one);
+    let (_, got) = read(&skippable);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn corrupt_gzip_is_an_error_naming_the_file() {
+    let mut bytes = gzip(format!("{POJ}\n").repeat(1000).as_bytes());
+    let n = bytes.len();
+    bytes.truncate(n / 2);
+    let file = write_temp(&bytes);
+    let err = read_all_from(file.path(), &InputOptions::default()).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
+}
+
+#[test]
+fn unsupported_compression_is_a_clear_error() {
+    let file = write_temp(b"\xFD7zXZ\x00\x00\x04rest");
+    let err = read_all_from(file.path(), &InputOptions::default()).unwrap_err();
+    assert!(format!("{err:#}").contains("xz-compressed input is not supported"));
+}
+
+#[test]
+fn missing_file_is_an_error_naming_it() {
+    let err = open(
+        Some(Path::new("/nonexistent/puzzles.txt")),
+        &InputOptions::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(format!("{err:#}").contains("/nonexistent/puzzles.txt"));
+}
+
+#[test]
+fn progress_counts_raw_bytes_up_to_the_file_size() {
+    let text = format!("{POJ}\n").repeat(50_000);
+    for bytes in [text.clone().into_bytes(), gzip(text.as_bytes())] {
+        let file = write_temp(&bytes);
+        let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+        assert_eq!(reader.total_bytes(), Some(bytes.len() as u64));
+        let mut record = Record::default();
+        let mut n = 0;
+        while reader.read_record(&mut record).unwrap() {
+            n += 1;
+            assert!(reader.bytes_read() <= bytes.len() as u64);
+        }
+        assert_eq!(n, 50_000);
+        assert_eq!(reader.bytes_read(), bytes.len() as u64);
+    }
+}
+
+#[test]
+fn inputs_and_display_names() {
+    assert_eq!(inputs(&[]), vec![None]);
+    let files = [PathBuf::from("a.txt"), PathBuf::from("-")];
+    assert_eq!(inputs(&files), vec![Some(PathBuf::from("a.txt")), None]);
+    assert_eq!(display_name(None), "-");
+    assert_eq!(display_name(Some(Path::new("a.txt"))), "a.txt");
+}
+
+// ---- the seed articles' examples ----
+
+#[test]
+fn seed_files_read_to_their_puzzles() {
+    let seeds = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/seeds"));
+    let cases = [
+        ("luogu_p1784.txt", InputFormat::Grid, LUOGU, 1),
+        ("poj2676.txt", InputFormat::Grid, POJ, 2),
+        ("leetcode37.txt", InputFormat::Board, LEETCODE, 1),
+        (
+            "backtracking_zero_rows.txt",
+            InputFormat::Grid,
+            ZERO_ROWS,
+            1,
+        ),
+    ];
+    let mut names: Vec<String> = std::fs::read_dir(seeds)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    expected.sort();
+    assert_eq!(names, expected, "every seed file has a case here");
+    for (name, format, puzzle, line) in cases {
+        let (got_format, got) = read_all_from(&seeds.join(name), &InputOptions::default()).unwrap();
+        assert_eq!(got_format, format, "{name}");
+        assert_eq!(got, vec![rec(line, puzzle)], "{name}");
+        let grid = Grid::parse_puzzle(got[0].cells.as_bytes()).unwrap();
+        assert_eq!(grid, puzzle.parse::<Grid>().unwrap(), "{name}");
+    }
+}

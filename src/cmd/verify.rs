@@ -493,12 +493,13 @@ impl<W: Write> Drain<W> {
         if let Some(grid) = &checked.grid {
             let columns = self.columns[item.file];
             let field = |i: Option<usize>| i.and_then(|i| item.record.fields.get(i));
+            // An empty cell gives no value: nothing to check.
             if let Some(value) = field(columns.solution).filter(|v| !v.trim().is_empty()) {
                 if let Some(detail) = solution_finding(value, grid, checked.solution.as_ref()) {
                     self.findings.push((Kind::WrongSolution, detail));
                 }
             }
-            if let Some(value) = field(columns.clues) {
+            if let Some(value) = field(columns.clues).filter(|v| !v.trim().is_empty()) {
                 let clues = grid.clues();
                 if value.trim().parse::<usize>().ok() != Some(clues) {
                     self.findings.push((
@@ -694,7 +695,7 @@ mod tests {
         let solution = crate::solve(&p, 1).first.unwrap();
         let mut q = p;
         q.set(1, solution.get(1));
-        // The added given r1c2 is removable; nothing else became removable or not.
+        // The added given r1c2 is redundant: removing it gives back the minimal puzzle.
         let removable = removable_givens(&mut solver, &q);
         assert!(removable.contains(&1), "{removable:?}");
     }

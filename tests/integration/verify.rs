@@ -408,3 +408,36 @@ fn a_named_solution_column_is_used() {
     assert_exit(&out, 1);
     assert_eq!(findings(&Table::parse(&stdout(&out))), findings(&table));
 }
+
+#[test]
+fn empty_solution_and_clue_cells_are_not_checked() {
+    let wd = Workdir::new();
+    let g = generated();
+    wd.create(
+        "gaps.csv",
+        format!(
+            "puzzle,solution,clues\n{},,\n{}, , \n",
+            g[0].to_line(),
+            g[1].to_line()
+        ),
+    );
+    let out = wd.run(&["verify", "-q", "gaps.csv"]);
+    assert_exit(&out, 0);
+    assert!(Table::parse(&stdout(&out)).rows.is_empty());
+    // The same columns with wrong values are checked.
+    wd.create(
+        "wrong.csv",
+        format!("puzzle,solution,clues\n{},x,1\n", g[0].to_line()),
+    );
+    let out = wd.run(&["verify", "-q", "wrong.csv"]);
+    assert_exit(&out, 1);
+    let table = Table::parse(&stdout(&out));
+    assert_eq!(
+        findings(&table),
+        [
+            (2, "wrong_solution".to_string()),
+            (2, "wrong_clues".to_string())
+        ]
+        .into()
+    );
+}

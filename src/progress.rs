@@ -40,24 +40,20 @@ impl Progress {
             }
             _ => Some(ProgressDrawTarget::stderr()),
         };
-        let bar = target.map(|target| {
-            let bar = match total_bytes {
-                Some(total) => {
-                    let style = ProgressStyle::with_template(
-                        "{spinner} [{elapsed_precise}] [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> ");
-                    ProgressBar::with_draw_target(Some(total), target).with_style(style)
-                }
-                None => {
-                    let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                        .unwrap_or_else(|_| ProgressStyle::default_spinner());
-                    ProgressBar::with_draw_target(None, target).with_style(style)
-                }
-            };
-            bar.set_message("starting");
-            bar
+        let bar = target.map(|target| match total_bytes {
+            Some(total) => {
+                let style = ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] [{bar:30}] {percent:>3}% {msg} (ETA {eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+                ProgressBar::with_draw_target(Some(total), target).with_style(style)
+            }
+            None => {
+                let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner());
+                ProgressBar::with_draw_target(None, target).with_style(style)
+            }
         });
         Progress {
             bar,

@@ -10,6 +10,116 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use bulkdoku::cli::InputFormat;
+use bulkdoku::input::{open, InputOptions, Record};
+use bulkdoku::Grid;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("BULKDOKU_SHARED_DATA").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")),
+        PathBuf::from,
+    )
+}
+
+/// The input reader yields every puzzle of each shared dataset, at the line where a plain
+/// reading of the file finds it, all valid: comment headers, CRLF line ends and the
+/// trailing fields of these files are handled as the line format says.
+#[test]
+#[ignore = "needs ../shared/data"]
+fn input_reader_reads_every_shared_dataset_exactly() {
+    let datasets = [
+        ("puzzles2_17_clue", 49_158),
+        ("puzzles5_forum_hardest_1905_11+", 48_765),
+        ("puzzles7_serg_benchmark", 10_000),
+    ];
+    for (name, count) in datasets {
+        let path = data_dir().join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "shared dataset {name} is required by this test but cannot be read at {}: {e} \
+                 (set BULKDOKU_SHARED_DATA to the directory holding the shared data)",
+                path.display()
+            )
+        });
+        // The plain reading: non-comment, non-blank lines, their first 81 characters.
+        let expected: Vec<(u64, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i as u64 + 1, l.trim_end_matches('\r')))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .map(|(i, l)| (i, &l[..81]))
+            .collect();
+        assert_eq!(expected.len(), count, "{name}: the file changed");
+
+        let mut reader = open(Some(&path), &InputOptions::default()).unwrap();
+        assert_eq!(reader.format(), InputFormat::Lines, "{name}");
+        assert_eq!(reader.total_bytes(), Some(text.len() as u64), "{name}");
+        let mut record = Record::default();
+        let mut got = 0;
+        while reader.read_record(&mut record).unwrap() {
+            let (line, cells) = expected[got];
+            assert_eq!(record.line, line, "{name}: record {got}");
+            assert_eq!(record.cells, cells.as_bytes(), "{name}: line {line}");
+            assert_eq!(record.error, None, "{name}: line {line}");
+            Grid::parse_puzzle(&record.cells)
+                .unwrap_or_else(|e| panic!("{name}: line {line}: {e}"));
+            got += 1;
+        }
+        assert_eq!(got, count, "{name}");
+        assert_eq!(reader.bytes_read(), text.len() as u64, "{name}");
+    }
+}
+
+/// `bulkdoku solve` (the real binary, 2 threads) gives one row per puzzle of each shared
+/// dataset, in file order, every solution valid and agreeing with its puzzle; the
+/// 17-clue puzzles are all unique and the serg benchmark's all have several solutions.
+#[test]
+#[ignore = "needs ../shared/data"]
+fn solve_gives_one_checked_row_per_shared_puzzle() {
+    let datasets = [
+        ("puzzles2_17_clue", 49_158, Some("unique")),
+        ("puzzles5_forum_hardest_1905_11+", 48_765, None),
+        ("puzzles7_serg_benchmark", 10_000, Some("multiple")),
+    ];
+    for (name, count, all_status) in datasets {
+        let path = data_dir().join(name);
+        assert!(path.is_file(), "{} is missing", path.display());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bulkdoku"))
+            .args(["solve", "-q", "-j", "2"])
+            .arg(&path)
+            .output()
+            .expect("run bulkdoku");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+        let headers = reader.headers().unwrap().clone();
+        let col = |n: &str| headers.iter().position(|h| h == n).unwrap();
+        let (line, puzzle, status, solution) =
+            (col("line"), col("puzzle"), col("status"), col("solution"));
+        let mut rows = 0;
+        let mut last_line = 0u64;
+        for row in reader.records() {
+            let row = row.unwrap();
+            rows += 1;
+            let l: u64 = row[line].parse().unwrap();
+            assert!(l > last_line, "{name}: line {l} after {last_line}");
+            last_line = l;
+            assert_ne!(&row[status], "invalid", "{name}:{l}");
+            if let Some(s) = all_status {
+                assert_eq!(&row[status], s, "{name}:{l}");
+            }
+            let p = Grid::parse_puzzle(row[puzzle].as_bytes()).unwrap();
+            let s = Grid::parse(row[solution].as_bytes()).unwrap();
+            assert!(s.is_valid_solution() && s.agrees_with(&p), "{name}:{l}");
+        }
+        assert_eq!(rows, count, "{name}");
+    }
+}
+
 /// The shared dataset `name`; fails the test when it is missing.
 fn verify_dataset(name: &str) -> PathBuf {
     let dir = std::env::var_os("BULKDOKU_SHARED_DATA").map_or_else(
@@ -84,7 +194,6 @@ fn verify_serg_benchmark_puzzles_all_have_several_solutions() {
 #[test]
 #[ignore = "needs ../shared/data"]
 fn verify_finds_every_transformed_copy_of_the_17_clue_puzzles() {
-    use bulkdoku::Grid;
     let path = verify_dataset("puzzles2_17_clue");
     let text = std::fs::read_to_string(&path).unwrap();
     let puzzles: Vec<Grid> = text

@@ -176,10 +176,11 @@ impl Driver {
             next_input: 0,
             current: None,
             bytes_before: 0,
+            failed: None,
         };
         let batch_size = self.batch_size;
         let fill = |batch: &mut Vec<Item>| -> Result<(), Halt> {
-            let n = reader.fill(batch, batch_size, &sources)?;
+            let n = reader.fill(batch, batch_size, &sources);
             batch.truncate(n);
             bytes_done.store(reader.bytes_read(), Ordering::Relaxed);
             Ok(())
@@ -208,6 +209,9 @@ impl Driver {
             Err(Halt::Stopped) => true,
             Err(Halt::Failed(err)) => return Err(err),
         };
+        if let Some(err) = reader.failed {
+            return Err(err);
+        }
         Ok(Summary {
             records,
             elapsed: start.elapsed(),
@@ -227,18 +231,40 @@ struct Reader<'a> {
     current: Option<(usize, Box<dyn RecordReader>)>,
     /// Bytes consumed by the inputs already finished.
     bytes_before: u64,
+    /// The error that ended the input early, if any.
+    failed: Option<anyhow::Error>,
 }
 
 impl Reader<'_> {
     /// Fill `batch` (reusing its items) with up to `max` records; returns how many.
+    ///
+    /// An error (unreadable input, broken CSV) ends the input: it is kept in
+    /// `self.failed` and the records read before it are still returned, so that their
+    /// rows are written before the run reports the error.
     fn fill(
         &mut self,
         batch: &mut Vec<Item>,
         max: usize,
         sources: &Mutex<Vec<Arc<Source>>>,
-    ) -> anyhow::Result<usize> {
+    ) -> usize {
+        if self.failed.is_some() {
+            return 0;
+        }
         let mut n = 0;
-        while n < max {
+        if let Err(err) = self.fill_until_error(batch, max, sources, &mut n) {
+            self.failed = Some(err);
+        }
+        n
+    }
+
+    fn fill_until_error(
+        &mut self,
+        batch: &mut Vec<Item>,
+        max: usize,
+        sources: &Mutex<Vec<Arc<Source>>>,
+        n: &mut usize,
+    ) -> anyhow::Result<()> {
+        while *n < max {
             let (index, reader) = match &mut self.current {
                 Some((index, reader)) => (*index, reader),
                 None => {
@@ -261,22 +287,22 @@ impl Reader<'_> {
                     (*i, r)
                 }
             };
-            if n == batch.len() {
+            if *n == batch.len() {
                 batch.push(Item::default());
             }
-            let item = &mut batch[n];
+            let item = &mut batch[*n];
             let got = reader
                 .read_record(&mut item.record)
                 .map_err(|err| name_error(err, self.inputs[index].as_deref()))?;
             if got {
                 item.file = index;
-                n += 1;
+                *n += 1;
             } else {
                 self.bytes_before += reader.bytes_read();
                 self.current = None;
             }
         }
-        Ok(n)
+        Ok(())
     }
 
     /// Bytes consumed by all inputs so far.
@@ -298,5 +324,91 @@ fn name_error(err: anyhow::Error, path: Option<&Path>) -> anyhow::Error {
         err
     } else {
         err.context(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+
+    fn input_args(dir: &tempfile::TempDir, files: &[(&str, usize)]) -> InputArgs {
+        let mut paths = Vec::new();
+        for &(name, n) in files {
+            let path = dir.path().join(name);
+            std::fs::write(&path, format!("{P}\n").repeat(n)).unwrap();
+            paths.push(path);
+        }
+        InputArgs {
+            files: paths,
+            format: InputFormat::Auto,
+            column: None,
+        }
+    }
+
+    #[test]
+    fn every_record_of_every_file_in_order_in_small_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = input_args(&dir, &[("a.txt", 5), ("empty.txt", 0), ("b.txt", 4)]);
+        let mut seen = Vec::new();
+        let summary = Driver::new(&args, Some(2), Progress::hidden())
+            .batch_size(3)
+            .run(
+                || 0u32,
+                |calls, item| {
+                    *calls += 1;
+                    item.record.cells.len()
+                },
+                |sources, items, results| {
+                    for (item, &len) in items.iter().zip(results) {
+                        let name = sources[item.file].name.rsplit('/').next().unwrap();
+                        seen.push((name.to_string(), item.record.line, len));
+                    }
+                    Ok(ControlFlow::Continue(()))
+                },
+            )
+            .unwrap();
+        let expected: Vec<(String, u64, usize)> = (1..=5)
+            .map(|l| ("a.txt".to_string(), l, 81))
+            .chain((1..=4).map(|l| ("b.txt".to_string(), l, 81)))
+            .collect();
+        assert_eq!(seen, expected);
+        assert_eq!(
+            (summary.records, summary.threads, summary.stopped),
+            (9, 2, false)
+        );
+    }
+
+    #[test]
+    fn break_stops_the_run_and_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = input_args(&dir, &[("a.txt", 50)]);
+        let mut batches = 0;
+        let summary = Driver::new(&args, Some(1), Progress::hidden())
+            .batch_size(4)
+            .run(
+                || (),
+                |_, _| (),
+                |_, items, _| {
+                    batches += 1;
+                    assert_eq!(items.len(), 4);
+                    Ok(ControlFlow::Break(()))
+                },
+            )
+            .unwrap();
+        assert_eq!((batches, summary.records, summary.stopped), (1, 4, true));
+
+        let mut args = args;
+        args.files.push(dir.path().join("missing.txt"));
+        let err = Driver::new(&args, Some(1), Progress::hidden())
+            .run(
+                || (),
+                |_, _| (),
+                |_, _, _: &[()]| Ok(ControlFlow::Continue(())),
+            )
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("missing.txt"), "{err:#}");
     }
 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
-use crate::cmd::dataset::{Driver, Item, Source, Summary};
+use crate::cmd::dataset::{Driver, Item, Source, Summary, BATCH_SIZE};
 use crate::grid::{Grid, CELLS};
 use crate::output::{self, human_ns, OutputFormat, SolveWriter};
 use crate::progress::{human_rate, rate, Progress};
@@ -76,6 +76,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
     pub output_format: OutputFormat,
+
+    /// Records per parallel batch (tuning and tests; the default suits most inputs).
+    #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
+    pub batch_size: usize,
 }
 
 /// What the solver made of one record.
@@ -187,6 +191,13 @@ impl Keep {
 
 /// Run `bulkdoku solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let sink = output::open(args.output.output.as_deref())?;
+    run_to(&args, sink)
+}
+
+/// Run `bulkdoku solve` writing its rows to `out` instead of `--output` (benchmarks and
+/// library callers); the summary and `--strict` message still go to stderr.
+pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<ExitCode> {
     let limit = if args.first { 1 } else { args.limit };
     // With a limit of one the search stops at the first solution: uniqueness unknown.
     let first_only = limit == 1;
@@ -204,8 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--keep applies to CSV output only");
     }
 
-    let sink = output::open(args.output.output.as_deref())?;
-    let mut writer = SolveWriter::new(args.output_format, sink, &keep_names)?;
+    let mut writer = SolveWriter::new(args.output_format, out, &keep_names)?;
     let mut keep = Keep {
         names: keep_names,
         positions: Vec::new(),
@@ -216,7 +226,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.progress.quiet,
         Driver::total_bytes(&args.input),
     );
-    let driver = Driver::new(&args.input, args.threads.threads, progress);
+    let driver =
+        Driver::new(&args.input, args.threads.threads, progress).batch_size(args.batch_size);
     let mut tally = Tally::default();
     // The first invalid record under --strict: (file, line, reason).
     let mut strict_stop: Option<(String, u64, String)> = None;
@@ -256,8 +267,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ControlFlow::Continue(()))
         },
-    )?;
-    writer.flush()?;
+    );
+    // Rows written before an input error are kept: flush them, then report it.
+    let flushed = writer.flush();
+    let summary = summary?;
+    flushed?;
 
     if let Some((file, line, reason)) = strict_stop {
         eprintln!("bulkdoku: {file}:{line}: {reason}");

@@ -117,6 +117,25 @@ impl RecordReader for CsvReader {
         }
         let start = self.row.position().map_or(0, ::csv::Position::byte);
         record.line = self.reader.get_mut().line_at(start);
+        // The `csv` crate reads a quote that is never closed as one field running to
+        // the end of the file, rows and all. A puzzle never spans lines, and a quoted
+        // multi-line field that holds commas is far more likely such a swallowed run of
+        // rows than real text: both stop the run rather than silently lose rows.
+        if memchr::memchr(b'\n', self.row.as_slice()).is_some() {
+            let swallowed = self.row[self.column].contains(&b'\n')
+                || self
+                    .row
+                    .iter()
+                    .any(|f| f.contains(&b'\n') && f.contains(&b','));
+            if swallowed {
+                anyhow::bail!(
+                    "{}: line {}: broken CSV: a quoted field runs over several lines \
+                     (a quote not closed?)",
+                    self.name,
+                    record.line
+                );
+            }
+        }
         record.cells.extend_from_slice(&self.row[self.column]);
         // Reuse the field strings' allocations from the previous row.
         record.fields.truncate(self.row.len());

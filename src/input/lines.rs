@@ -26,6 +26,28 @@ impl LinesReader {
     pub(crate) fn new(stream: Stream) -> Self {
         LinesReader { stream, line: 0 }
     }
+
+    /// Make `record` the line held in `record.cells` (read by the slow path), or return
+    /// `false` if the line is blank or a comment.
+    fn take_slow_line(&self, record: &mut Record, truncated: bool) -> bool {
+        let text = &record.cells;
+        let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+            return false;
+        };
+        if text[start] == b'#' {
+            return false;
+        }
+        let end = start + token_len(&text[start..]);
+        if truncated && end == text.len() {
+            record.error = Some(format!(
+                "line longer than {MAX_LINE} bytes, expected 81 cells"
+            ));
+        }
+        record.cells.truncate(end);
+        record.cells.drain(..start);
+        record.line = self.line;
+        true
+    }
 }
 
 impl RecordReader for LinesReader {
@@ -33,6 +55,34 @@ impl RecordReader for LinesReader {
         record.fields.clear();
         record.error = None;
         loop {
+            // Fast path: the whole line is in the buffer; copy only its first token.
+            let buf = match self.stream.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
+            };
+            if let Some(newline) = memchr::memchr(b'\n', buf) {
+                let line = &buf[..newline];
+                match line.first() {
+                    Some(b'#') => {
+                        self.line += 1;
+                        self.stream.reader.consume(newline + 1);
+                        continue;
+                    }
+                    Some(first) if !first.is_ascii_whitespace() => {
+                        self.line += 1;
+                        record.cells.clear();
+                        record.cells.extend_from_slice(&line[..token_len(line)]);
+                        record.line = self.line;
+                        self.stream.reader.consume(newline + 1);
+                        return Ok(true);
+                    }
+                    // Blank, or to be trimmed: the slow path sorts it out.
+                    _ => {}
+                }
+            }
+            // Slow path: a line across the buffer's end, the last line without a
+            // newline, or one that needs trimming.
             let truncated = match read_line(&mut self.stream.reader, &mut record.cells, MAX_LINE) {
                 Ok(Some(truncated)) => truncated,
                 Ok(None) => {
@@ -42,29 +92,9 @@ impl RecordReader for LinesReader {
                 Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
             };
             self.line += 1;
-            let text = &record.cells;
-            let start = text
-                .iter()
-                .position(|b| !b.is_ascii_whitespace())
-                .unwrap_or(text.len());
-            if start == text.len() || text[start] == b'#' {
-                continue;
+            if self.take_slow_line(record, truncated) {
+                return Ok(true);
             }
-            let end = text[start..]
-                .iter()
-                .position(|&b| is_delimiter(b) || b == b'\r')
-                .map_or(text.len(), |n| start + n);
-            if truncated && end == text.len() {
-                record.error = Some(format!(
-                    "line longer than {MAX_LINE} bytes, expected 81 cells"
-                ));
-            }
-            record.cells.truncate(end);
-            if start > 0 {
-                record.cells.drain(..start);
-            }
-            record.line = self.line;
-            return Ok(true);
         }
     }
 
@@ -79,6 +109,38 @@ impl RecordReader for LinesReader {
     fn format(&self) -> InputFormat {
         InputFormat::Lines
     }
+}
+
+/// Whether `byte` ends a line's first token: a delimiter, or the `\r` of a CRLF.
+#[inline]
+fn ends_token(byte: u8) -> bool {
+    is_delimiter(byte) | (byte == b'\r')
+}
+
+/// Length of the first token of `line` (which starts with a non-blank).
+#[inline]
+fn token_len(line: &[u8]) -> usize {
+    // The common case, an 81-cell puzzle then the end or a delimiter, checked without
+    // an early exit so that the compiler can check many bytes at once.
+    if line.len() >= 81 && line.get(81).is_none_or(|&b| ends_token(b)) && !any_ends_token(line) {
+        return 81;
+    }
+    line.iter()
+        .position(|&b| ends_token(b))
+        .unwrap_or(line.len())
+}
+
+/// Whether any of the first 81 bytes of `line` ends a token. Written as fixed 16-byte
+/// lanes folded with `|`, a shape the compiler turns into SIMD compares.
+#[inline]
+fn any_ends_token(line: &[u8]) -> bool {
+    let mut lanes = [0u8; 16];
+    for chunk in line[..80].chunks_exact(16) {
+        for (lane, &b) in lanes.iter_mut().zip(chunk) {
+            *lane |= u8::from(ends_token(b));
+        }
+    }
+    lanes.iter().fold(0, |a, &b| a | b) != 0 || ends_token(line[80])
 }
 
 /// Read one line, without its `\n`, into `buf` (cleared first), keeping at most `cap`

@@ -8,9 +8,19 @@
 //!
 //! [`open`] undoes gzip or zstd compression (recognised by magic bytes, on files and
 //! standard input alike), drops a UTF-8 BOM and detects the format from the first
-//! lines: one puzzle per line, CSV with a header, 9-line grid blocks, or board
-//! literals. Each format has its reader module; the byte stream under them is
-//! `source`'s.
+//! lines (or takes [`InputOptions::format`]). The formats, one reader module each:
+//!
+//! | format | example | a record's `line` |
+//! |---|---|---|
+//! | [`InputFormat::Lines`] | 81 cells (`1030005090...107`), optionally ` ED=11.9/1.2/1.2` | its line |
+//! | [`InputFormat::Csv`] | `id,puzzle,solution,clues,difficulty` then rows | where its row starts |
+//! | [`InputFormat::Grid`] | an optional case count, then 9 lines `103000509` or `8 0 0 0 0 0 0 0 0` | its first row |
+//! | [`InputFormat::Board`] | `[["5","3",".",...],...]`, several boards, an `Input: board =` prefix | its `[` |
+//!
+//! Lines: the puzzle is the line's first token, up to a space, tab, `,` `;` `:` or
+//! `|`; `#` comment lines and blank lines are skipped; LF and CRLF. CSV: the puzzle
+//! column is `--column` or the first of `quizzes`, `puzzle`, `question` (any case).
+//! Grid and board records hold their cells row after row.
 
 use std::path::{Path, PathBuf};
 
@@ -92,8 +102,29 @@ pub fn open(path: Option<&Path>, options: &InputOptions) -> anyhow::Result<Box<d
     let path = path.filter(|p| p.as_os_str() != "-");
     let name = display_name(path);
     let (stream, head) = source::Stream::open(path, &name)?;
+    reader_for(stream, &head, options)
+}
+
+/// Like [`open`], over bytes from any source (e.g. in memory), named `name` in error
+/// messages; compression and format are detected the same way.
+/// [`RecordReader::total_bytes`] is `None`.
+pub fn open_reader(
+    reader: impl std::io::Read + Send + 'static,
+    name: &str,
+    options: &InputOptions,
+) -> anyhow::Result<Box<dyn RecordReader>> {
+    let (stream, head) = source::Stream::from_raw(Box::new(reader), None, name, false)?;
+    reader_for(stream, &head, options)
+}
+
+/// The reader of `options.format`, or of the format `head` shows.
+fn reader_for(
+    stream: source::Stream,
+    head: &[u8],
+    options: &InputOptions,
+) -> anyhow::Result<Box<dyn RecordReader>> {
     let format = match options.format {
-        InputFormat::Auto => detect::detect(&head, options.column.as_deref()),
+        InputFormat::Auto => detect::detect(head, options.column.as_deref()),
         forced => forced,
     };
     Ok(match format {

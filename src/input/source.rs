@@ -54,7 +54,6 @@ impl Stream {
     /// non-comment line when there is one, BOM removed), which format detection reads;
     /// the stream still yields those bytes.
     pub(crate) fn open(path: Option<&Path>, name: &str) -> anyhow::Result<(Stream, Vec<u8>)> {
-        let consumed = Arc::new(AtomicU64::new(0));
         let interactive = path.is_none() && io::stdin().is_terminal();
         let (raw, total): (Box<dyn Read + Send>, Option<u64>) = match path {
             Some(path) => {
@@ -69,6 +68,18 @@ impl Stream {
             }
             None => (Box::new(io::stdin()), None),
         };
+        Stream::from_raw(raw, total, name, interactive)
+    }
+
+    /// Like [`Stream::open`], over any raw byte source of `total` bytes if known;
+    /// `interactive` when someone may be typing it.
+    pub(crate) fn from_raw(
+        raw: Box<dyn Read + Send>,
+        total: Option<u64>,
+        name: &str,
+        interactive: bool,
+    ) -> anyhow::Result<(Stream, Vec<u8>)> {
+        let consumed = Arc::new(AtomicU64::new(0));
         let mut raw = Counting {
             inner: raw,
             consumed: Arc::clone(&consumed),

@@ -188,6 +188,39 @@ fn lines_overlong_line_is_one_bad_record_and_reading_goes_on() {
 }
 
 #[test]
+fn lines_across_buffer_boundaries_in_every_shape() {
+    // Far more than the reader's buffer, so that lines of every shape straddle its end
+    // and both the in-buffer path and the slow path are taken.
+    let shapes = [
+        format!("{POJ}\n"),
+        format!("{LUOGU}\r\n"),
+        format!("{ZERO_ROWS} ED=1.2/1.2/1.2\n"),
+        "# comment\n".to_string(),
+        "\r\n".to_string(),
+        format!("  {POJ}\t9\n"),
+        format!("{}\n", &LUOGU[..40]),
+    ];
+    let mut text = String::new();
+    let mut want = Vec::new();
+    for i in 0..60_000 {
+        // An irregular order, so that each shape meets each other one.
+        text.push_str(&shapes[(i * 5 + i / 7) % shapes.len()]);
+    }
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let token = t.split([' ', '\t']).next().unwrap();
+        want.push(rec(i as u64 + 1, token));
+    }
+    let (_, got) = read(text.as_bytes());
+    assert!(text.len() > 3 << 20);
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
+}
+
+#[test]
 fn lines_reader_reuses_the_record_and_clears_stale_state() {
     let file = write_temp(format!("{POJ}\n{LUOGU}\n").as_bytes());
     let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
@@ -353,6 +386,30 @@ fn csv_broken_row_is_an_error_naming_its_line() {
     assert!(msg.contains(&file.path().display().to_string()), "{msg}");
     assert!(msg.contains("line 4"), "{msg}");
     assert!(msg.contains("1 fields, expected 2"), "{msg}");
+}
+
+#[test]
+fn csv_unclosed_quote_is_an_error_not_lost_rows() {
+    let cases = [
+        // In the puzzle column.
+        (format!("id,quizzes\n1,{POJ}\n2,\"{LUOGU}\n3,{POJ}\n"), 1, 3),
+        // In a later column: the rows after it would vanish into that field.
+        (
+            format!("quizzes,solutions\n{POJ},\"x\n{LUOGU},y\n{POJ},z\n"),
+            0,
+            2,
+        ),
+    ];
+    for (text, good, line) in cases {
+        let file = write_temp(text.as_bytes());
+        let mut reader = open(Some(file.path()), &InputOptions::default()).unwrap();
+        let mut record = Record::default();
+        for _ in 0..good {
+            assert!(reader.read_record(&mut record).unwrap());
+        }
+        let msg = format!("{:#}", reader.read_record(&mut record).unwrap_err());
+        assert!(msg.contains(&format!("line {line}: broken CSV")), "{msg}");
+    }
 }
 
 // ---- grid blocks ----
@@ -594,6 +651,39 @@ fn zstd_input_single_and_multiple_frames_and_skippable_frames() {
     skippable.extend_from_slice(one);
     let (_, got) = read(&skippable);
     assert_eq!(got, want);
+}
+
+#[test]
+fn non_file_sources_plain_and_compressed_like_stdin() {
+    let text = format!("# c\n{POJ}\n{LUOGU}\n");
+    let zstd = include_bytes!("../../tests/fixtures/two_puzzles.txt.zst").to_vec();
+    for bytes in [text.clone().into_bytes(), gzip(text.as_bytes()), zstd] {
+        let size = bytes.len() as u64;
+        // A reader that hands out a few bytes at a time, as a pipe may.
+        let trickle = Trickle(std::io::Cursor::new(bytes));
+        let mut reader = open_reader(trickle, "-", &InputOptions::default()).unwrap();
+        assert_eq!(reader.total_bytes(), None);
+        let mut record = Record::default();
+        let mut got = Vec::new();
+        while reader.read_record(&mut record).unwrap() {
+            got.push((
+                record.line,
+                String::from_utf8(record.cells.clone()).unwrap(),
+            ));
+        }
+        assert_eq!(got, [(2, POJ.to_string()), (3, LUOGU.to_string())]);
+        assert_eq!(reader.bytes_read(), size);
+    }
+}
+
+/// A reader that returns at most 7 bytes per read.
+struct Trickle<R>(R);
+
+impl<R: std::io::Read> std::io::Read for Trickle<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7);
+        self.0.read(&mut buf[..n])
+    }
 }
 
 #[test]

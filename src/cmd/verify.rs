@@ -146,6 +146,8 @@ type Finding = (Kind, String);
 struct Checked {
     /// The puzzle, when its cells could be read.
     grid: Option<Grid>,
+    /// Fingerprint of the puzzle (computed here to keep the sequential drain light).
+    key: u128,
     /// Its unique solution, when it has one.
     solution: Option<Grid>,
     /// Fingerprint of its canonical form (`--isomorphs`, conflict-free puzzles).
@@ -177,6 +179,7 @@ impl Checks {
             }
         };
         out.grid = Some(grid);
+        out.key = fingerprint(&grid);
         if let Err(conflict) = grid.check_givens() {
             out.findings.push((Kind::Conflict, conflict.to_string()));
             return out;
@@ -508,7 +511,7 @@ impl<W: Write> Drain<W> {
                     ));
                 }
             }
-            let earlier = self.puzzles.see(fingerprint(grid), item.file, line);
+            let earlier = self.puzzles.see(checked.key, item.file, line);
             if let Some((first, new_group)) = earlier {
                 self.tally.duplicate_groups += new_group as u64;
                 let detail = format!("same puzzle as {}", where_(sources, first, self.with_file));

@@ -48,6 +48,19 @@ fn fold_columns(word: u32) -> u32 {
     (word | word >> 9 | word >> 18) & 0x1FF
 }
 
+/// True when the CPU has the bit-manipulation instructions (POPCNT, BMI1/2, LZCNT) that
+/// the `*_fast` variants of the hot functions are compiled for. The engine is written
+/// once; the same code is compiled twice and picked at run time, so a binary built for
+/// the baseline x86-64 still uses them where they exist (std caches the detection).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fast_bits() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
 /// A 9-bit column set spread over the three rows of a band.
 #[inline(always)]
 fn spread_columns(cols: u32) -> u32 {
@@ -178,6 +191,23 @@ impl State {
 
     /// Propagate until nothing more follows without guessing.
     pub fn propagate(&mut self) -> Result<(), Dead> {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `propagate_fast` is compiled for.
+            return unsafe { self.propagate_fast() };
+        }
+        self.propagate_body()
+    }
+
+    /// [`State::propagate`] compiled for CPUs with bit-manipulation instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn propagate_fast(&mut self) -> Result<(), Dead> {
+        self.propagate_body()
+    }
+
+    #[inline(always)]
+    fn propagate_body(&mut self) -> Result<(), Dead> {
         loop {
             self.settle_all()?;
             if !self.naked_singles()? && !self.claim_columns()? {
@@ -187,7 +217,7 @@ impl State {
     }
 
     /// Examine every changed slot until none changes.
-    #[inline]
+    #[inline(always)]
     fn settle_all(&mut self) -> Result<(), Dead> {
         // Unrolled with constant slot numbers, so that every index and neighbour below
         // is known at compile time.
@@ -246,6 +276,7 @@ impl State {
 
     /// Place every open cell that has one candidate left; remember cells with two.
     /// `Ok(true)` if any was placed.
+    #[inline(always)]
     fn naked_singles(&mut self) -> Result<bool, Dead> {
         let mut found = false;
         for band in 0..3 {
@@ -284,6 +315,7 @@ impl State {
 
     /// For each digit, a column that only one band can still supply claims the digit's
     /// box in that band (its other columns go). `Ok(true)` if anything went.
+    #[inline(always)]
     fn claim_columns(&mut self) -> Result<bool, Dead> {
         let mut changed = false;
         for digit in 0..9 {
@@ -304,30 +336,47 @@ impl State {
         Ok(changed)
     }
 
-    /// The cell to branch on. Among the cells with two candidates, the one whose
+    /// The cell to branch on. Unless `scored` is false (then the first cell with two
+    /// candidates is taken): among the cells with two candidates, the one whose
     /// branches remove the most candidates from its peers (its two digits in its row,
     /// box and column), so that both branches propagate far; this halves the search
     /// tree on hard puzzles compared with taking the first such cell. Without such
     /// cells, the first cell with the fewest candidates. The state must be propagated
     /// and not solved.
-    pub fn choose_branch(&self) -> Branch {
+    pub fn choose_branch(&self, scored: bool) -> Branch {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `choose_branch_fast` is compiled for.
+            return unsafe { self.choose_branch_fast(scored) };
+        }
+        self.choose_branch_body(scored)
+    }
+
+    /// [`State::choose_branch`] compiled for CPUs with a population count instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn choose_branch_fast(&self, scored: bool) -> Branch {
+        self.choose_branch_body(scored)
+    }
+
+    #[inline(always)]
+    fn choose_branch_body(&self, scored: bool) -> Branch {
         // Score at most this many pair cells: the first few score nearly as well as all.
         const SCORED: u32 = 8;
-        let mut budget = SCORED;
+        let mut budget = if scored { SCORED } else { 1 };
         let mut best: Option<(u32, Branch)> = None;
         for band in 0..3 {
-            let mut pairs = self.pairs[band];
-            if pairs == 0 || budget == 0 {
+            let all = self.pairs[band];
+            if all == 0 || budget == 0 {
                 continue;
             }
             // Keep the first `budget` pair cells of the band.
-            let n = pairs.count_ones();
-            if n > budget {
-                for _ in 0..n - budget {
-                    pairs &= !(1 << (31 - pairs.leading_zeros()));
-                }
+            let (mut pairs, mut rest) = (0, all);
+            while rest != 0 && budget != 0 {
+                pairs |= rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                budget -= 1;
             }
-            budget -= n.min(budget);
             // The two digits of every kept pair cell, gathered digit by digit.
             let mut digits = [0u16; 27];
             for digit in 0..9 {
@@ -383,12 +432,50 @@ impl State {
         best.expect("an unsolved state has an open cell")
     }
 
-    #[inline]
+    #[inline(always)]
     fn digits_at(&self, band: usize, cell: usize) -> u32 {
         let mut digits = 0;
         for digit in 0..9 {
             digits |= ((self.cand[slot(digit, band)] >> cell) & 1) << digit;
         }
         digits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable and the bit-manipulation variants are the same code compiled twice:
+    /// they must reach the same positions and choose the same branches. (On a CPU with
+    /// those instructions the public functions always take the fast path, so the
+    /// portable one is exercised here.)
+    #[test]
+    fn portable_and_fast_variants_agree() {
+        let puzzles = [
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            "103000509002109400000704000300502006060000050700803004000401000009205800804000107",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+            ".................................................................................",
+        ];
+        for text in puzzles {
+            let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
+            let mut portable = State::from_grid(&grid).unwrap();
+            let mut fast = portable;
+            assert_eq!(portable.propagate_body(), Ok(()));
+            assert_eq!(fast.propagate(), Ok(()));
+            assert_eq!(portable.cand, fast.cand, "{text}");
+            assert_eq!(portable.unsolved_cells, fast.unsolved_cells, "{text}");
+            if !portable.is_solved() {
+                for scored in [false, true] {
+                    let (a, b) = (
+                        portable.choose_branch_body(scored),
+                        fast.choose_branch(scored),
+                    );
+                    assert_eq!((a.band, a.cell, a.digits), (b.band, b.cell, b.digits));
+                    assert!(a.digits.count_ones() >= 2, "a branch offers a choice");
+                }
+            }
+        }
     }
 }

@@ -74,6 +74,9 @@ pub(crate) struct State {
     /// Each slot's word as last examined; a slot is examined again when it differs.
     seen: [u32; 27],
     unsolved_cells: [u32; 3],
+    /// Digits (bit `digit`) settled since the last column claiming: only they can claim
+    /// anything new.
+    claim_digits: u32,
     /// Open cells with exactly two candidates, as of the last naked-single pass.
     pairs: [u32; 3],
 }
@@ -93,14 +96,20 @@ pub(crate) struct Branch {
 impl State {
     /// The state of a grid's givens, not yet propagated. `Err` when givens conflict.
     pub fn from_grid(grid: &Grid) -> Result<State, Dead> {
-        // Givens per slot, and the filled cells per band.
+        // Cells per value and band, without a branch per cell (value 0, the blanks,
+        // collects into a row nobody reads): then givens per slot and filled cells.
+        let mut by_value = [[0u32; 10]; 3];
+        for (band, cells) in grid.cells().chunks_exact(27).enumerate() {
+            for (cell, &v) in cells.iter().enumerate() {
+                by_value[band][v as usize] |= 1 << cell;
+            }
+        }
         let mut given = [0u32; 27];
         let mut filled = [0u32; 3];
-        for (i, &v) in grid.cells().iter().enumerate() {
-            if v != 0 {
-                let (band, bit) = (i / 27, 1u32 << (i % 27));
-                given[slot(v as usize - 1, band)] |= bit;
-                filled[band] |= bit;
+        for band in 0..3 {
+            for digit in 0..9 {
+                given[slot(digit, band)] = by_value[band][digit + 1];
+                filled[band] |= by_value[band][digit + 1];
             }
         }
         let mut s = State {
@@ -108,6 +117,7 @@ impl State {
             // Never equal to a 27-bit word: every slot gets examined once.
             seen: [u32::MAX; 27],
             unsolved_cells: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
+            claim_digits: 0x1FF,
             pairs: [0; 3],
         };
         for k in 0..27 {
@@ -244,6 +254,7 @@ impl State {
     #[inline(always)]
     fn settle_slot<const K: usize>(&mut self) -> Result<(), Dead> {
         let k = K;
+        self.claim_digits |= 1 << (K / 3);
         let a = self.cand[k];
         let map = SEGMENTS[(a & 0x1FF) as usize] as usize
             | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3
@@ -317,8 +328,13 @@ impl State {
     /// box in that band (its other columns go). `Ok(true)` if anything went.
     #[inline(always)]
     fn claim_columns(&mut self) -> Result<bool, Dead> {
+        // Every change reaches `settle_slot` before this runs, so the digits settled
+        // since the last call are the only ones with anything new to claim.
         let mut changed = false;
-        for digit in 0..9 {
+        let mut digits = std::mem::take(&mut self.claim_digits);
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let k = slot(digit, 0);
             let (a0, a1, a2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
             let (p0, p1, p2) = (fold_columns(a0), fold_columns(a1), fold_columns(a2));

@@ -61,6 +61,16 @@ impl Status {
         }
     }
 
+    /// The status named `text`, as written in the `status` column.
+    pub fn parse(text: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// True when the search found at least one solution.
+    pub fn has_solution(self) -> bool {
+        matches!(self, Status::Unique | Status::Multiple | Status::Solved)
+    }
+
     /// The status of a search that found `solutions` solutions; `first_only` when the
     /// search stopped at the first one (so uniqueness is unknown).
     pub fn from_count(solutions: u64, first_only: bool) -> Status {

@@ -299,7 +299,7 @@ pub fn write_markdown(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     let t = &s.time_ns;
     let statuses = status_counts(s);
     let mut names = vec!["puzzles"];
-    names.extend(statuses.iter().map(|(st, _)| st.name()));
+    names.extend(statuses.iter().map(|(st, _)| st.as_str()));
     names.extend([
         "total solve time",
         "puzzles/s",

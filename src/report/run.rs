@@ -4,63 +4,13 @@
 //! `line`, and `file` and `puzzle` when present), so extra or reordered columns are fine.
 //! Anything that does not parse is an error naming the run file and its CSV line.
 
-use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context};
 
-/// A puzzle's verdict as `solve` wrote it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// Exactly one solution (uniqueness run).
-    Unique,
-    /// Two or more solutions (uniqueness run).
-    Multiple,
-    /// A solution was found (`--first` run, uniqueness not checked).
-    Solved,
-    /// No solution.
-    Unsolvable,
-    /// The record was not a well-formed puzzle; it has no timing.
-    Invalid,
-}
-
-impl Status {
-    /// Every status, in the order reports list them.
-    pub const ALL: [Status; 5] = [
-        Status::Unique,
-        Status::Multiple,
-        Status::Solved,
-        Status::Unsolvable,
-        Status::Invalid,
-    ];
-
-    /// The name `solve` writes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Unique => "unique",
-            Status::Multiple => "multiple",
-            Status::Solved => "solved",
-            Status::Unsolvable => "unsolvable",
-            Status::Invalid => "invalid",
-        }
-    }
-
-    /// True when the search found at least one solution.
-    pub fn has_solution(self) -> bool {
-        matches!(self, Status::Unique | Status::Multiple | Status::Solved)
-    }
-
-    fn parse(text: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|s| s.name() == text)
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// A puzzle's verdict as `solve` wrote it: the same type `solve` writes.
+pub use crate::record::Status;
 
 /// One puzzle of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -281,7 +281,7 @@ fn slowest(rows: &[RunRow], top: usize) -> Vec<SlowPuzzle> {
             puzzle: r.puzzle.clone(),
             time_ns,
             guesses: r.guesses.unwrap_or(0),
-            status: r.status.name(),
+            status: r.status.as_str(),
         })
         .collect()
 }

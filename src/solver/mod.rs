@@ -43,6 +43,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Nothing found yet.
+    const NONE: Outcome = Outcome {
+        solutions: 0,
+        first: None,
+        guesses: 0,
+    };
+
     /// True when the search needed no guess.
     pub fn solved_without_guessing(&self) -> bool {
         self.guesses == 0
@@ -102,11 +109,7 @@ impl Solver {
     /// instead of propagating towards each solution (see `tail.rs`), which makes
     /// counting puzzles with many solutions several times faster.
     pub fn count(&mut self, grid: &Grid, limit: u64) -> Outcome {
-        let mut outcome = Outcome {
-            solutions: 0,
-            first: None,
-            guesses: 0,
-        };
+        let mut outcome = Outcome::NONE;
         if limit == 0 {
             return outcome;
         }
@@ -152,11 +155,7 @@ impl Solver {
     }
 
     fn search(&mut self, grid: &Grid, limit: u64, mut found: impl FnMut(&State)) -> Outcome {
-        let mut outcome = Outcome {
-            solutions: 0,
-            first: None,
-            guesses: 0,
-        };
+        let mut outcome = Outcome::NONE;
         if limit == 0 {
             return outcome;
         }

@@ -93,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// One minimal puzzle with a unique solution.
 pub fn generate_one(solver: &mut Solver, rng: &mut Rng) -> Grid {
-    let solution = random_solution(solver, rng);
+    let solution = random_solution(rng);
     let mut puzzle = solution;
     let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
     rng.shuffle(&mut order);
@@ -108,40 +108,42 @@ pub fn generate_one(solver: &mut Solver, rng: &mut Rng) -> Grid {
     puzzle
 }
 
-/// A random complete valid grid.
-pub fn random_solution(solver: &mut Solver, rng: &mut Rng) -> Grid {
-    loop {
-        // A dozen random givens that do not conflict: nearly always solvable, and
-        // enough to make the solver's (deterministic) completion depend on them.
-        let mut grid = Grid::EMPTY;
-        let mut placed = 0;
-        while placed < 12 {
-            let cell = rng.below(CELLS as u64) as usize;
-            if grid.get(cell) != 0 {
-                continue;
-            }
-            let digit = rng.below(9) as u8 + 1;
-            let clash = houses_of(cell).iter().any(|&house| {
-                (0..CELLS)
-                    .any(|c| c != cell && houses_of(c).contains(&house) && grid.get(c) == digit)
-            });
-            if !clash {
-                grid.set(cell, digit);
-                placed += 1;
-            }
-        }
-        let Some(full) = solver.solve(&grid, 1).first else {
-            continue;
-        };
-        // Relabel the digits at random: the solver prefers low digits when it guesses,
-        // relabelling removes that bias and keeps the grid valid.
-        let mut relabel: [u8; 10] = std::array::from_fn(|i| i as u8);
-        rng.shuffle(&mut relabel[1..]);
-        let cells = full.cells().map(|v| relabel[v as usize]);
-        if let Some(g) = Grid::from_cells(cells) {
-            return g;
-        }
+/// A random complete valid grid, filled cell by cell by a plain backtracking search
+/// that tries each cell's digits in a random order. It uses only `rng`, never the
+/// solver's own search order, so a seed gives the same grids whatever the engine's
+/// heuristics become (the solver only ever answers "unique or not" here).
+pub fn random_solution(rng: &mut Rng) -> Grid {
+    let mut cells = [0u8; CELLS];
+    let mut used = [0u16; 27];
+    let filled = fill_from(0, &mut cells, &mut used, rng);
+    debug_assert!(filled, "an empty grid always has a completion");
+    Grid::from_cells(cells).expect("digits are 1..=9")
+}
+
+/// Fill `cells[cell..]` given the digits `used` per house (rows, columns, boxes);
+/// `false` when no filling exists, with `cells` and `used` restored.
+fn fill_from(cell: usize, cells: &mut [u8; CELLS], used: &mut [u16; 27], rng: &mut Rng) -> bool {
+    if cell == CELLS {
+        return true;
     }
+    let houses = houses_of(cell);
+    let taken = used[houses[0]] | used[houses[1]] | used[houses[2]];
+    let mut digits: [u8; 9] = std::array::from_fn(|i| i as u8 + 1);
+    rng.shuffle(&mut digits);
+    for digit in digits {
+        let bit = 1u16 << digit;
+        if taken & bit != 0 {
+            continue;
+        }
+        cells[cell] = digit;
+        houses.iter().for_each(|&h| used[h] |= bit);
+        if fill_from(cell + 1, cells, used, rng) {
+            return true;
+        }
+        houses.iter().for_each(|&h| used[h] &= !bit);
+    }
+    cells[cell] = 0;
+    false
 }
 
 /// A small seeded PRNG: xoshiro256** seeded through splitmix64 (both public-domain

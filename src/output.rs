@@ -14,7 +14,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 
 use crate::grid::{Grid, CELLS};
-use crate::record::{SolveRow, SOLVE_COLUMNS};
+use crate::record::{push_field, SolveRow, SOLVE_COLUMNS};
 
 /// Buffer size of the output sink: large enough that a flush is rare.
 const BUFFER: usize = 256 * 1024;
@@ -45,8 +45,13 @@ pub enum OutputFormat {
 
 /// Writes `solve` rows in the chosen format.
 pub enum SolveWriter<W: Write> {
-    /// CSV rows ([`SOLVE_COLUMNS`] then the `--keep` columns).
-    Csv(Box<csv::Writer<W>>),
+    /// CSV rows ([`SOLVE_COLUMNS`] then the `--keep` columns), each built in `row`.
+    Csv {
+        /// The (buffered) sink.
+        out: W,
+        /// The row being built, reused from row to row.
+        row: Vec<u8>,
+    },
     /// Boxed grids.
     Grid(W),
 }
@@ -57,19 +62,21 @@ impl<W: Write> SolveWriter<W> {
     pub fn new(format: OutputFormat, out: W, keep: &[String]) -> io::Result<SolveWriter<W>> {
         Ok(match format {
             OutputFormat::Csv => {
-                let mut wtr = csv::WriterBuilder::new()
-                    // Buffering is the sink's job; the csv writer's own buffer only
-                    // needs to hold a row.
-                    .buffer_capacity(4096)
-                    .from_writer(out);
-                wtr.write_record(
-                    SOLVE_COLUMNS
-                        .iter()
-                        .copied()
-                        .chain(keep.iter().map(|k| k.as_str())),
-                )
-                .map_err(csv_to_io)?;
-                SolveWriter::Csv(Box::new(wtr))
+                let mut out = out;
+                let mut row = Vec::with_capacity(512);
+                let names = SOLVE_COLUMNS
+                    .iter()
+                    .copied()
+                    .chain(keep.iter().map(|k| k.as_str()));
+                for (i, name) in names.enumerate() {
+                    if i > 0 {
+                        row.push(b',');
+                    }
+                    push_field(&mut row, name.as_bytes());
+                }
+                row.push(b'\n');
+                out.write_all(&row)?;
+                SolveWriter::Csv { out, row }
             }
             OutputFormat::Grid => SolveWriter::Grid(out),
         })
@@ -82,7 +89,11 @@ impl<W: Write> SolveWriter<W> {
         keep: impl IntoIterator<Item = S>,
     ) -> io::Result<()> {
         match self {
-            SolveWriter::Csv(wtr) => row.write_csv(wtr, keep).map_err(csv_to_io),
+            SolveWriter::Csv { out, row: buf } => {
+                buf.clear();
+                row.write_csv(buf, keep);
+                out.write_all(buf)
+            }
             SolveWriter::Grid(out) => write_grid_row(out, row),
         }
     }
@@ -90,17 +101,9 @@ impl<W: Write> SolveWriter<W> {
     /// Flush everything written so far to the underlying sink and flush it.
     pub fn flush(&mut self) -> io::Result<()> {
         match self {
-            SolveWriter::Csv(wtr) => wtr.flush(),
+            SolveWriter::Csv { out, .. } => out.flush(),
             SolveWriter::Grid(out) => out.flush(),
         }
-    }
-}
-
-/// csv errors on write are I/O errors (a broken pipe must stay recognisable).
-fn csv_to_io(err: csv::Error) -> io::Error {
-    match err.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
     }
 }
 
@@ -185,10 +188,10 @@ mod tests {
         let mut w = SolveWriter::new(OutputFormat::Csv, Vec::new(), &["id".to_string()]).unwrap();
         w.write(&row(PUZZLE, "", Status::Unsolvable, ""), ["7"])
             .unwrap();
-        let SolveWriter::Csv(wtr) = w else {
+        let SolveWriter::Csv { out, .. } = w else {
             unreachable!()
         };
-        let text = String::from_utf8(wtr.into_inner().unwrap()).unwrap();
+        let text = String::from_utf8(out).unwrap();
         let mut lines = text.lines();
         assert_eq!(
             lines.next(),

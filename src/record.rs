@@ -6,7 +6,6 @@
 //! tools (e.g. `report`) read these rows back with the same type.
 
 use std::borrow::Cow;
-use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
@@ -122,26 +121,57 @@ pub struct SolveRow<'a> {
 impl SolveRow<'_> {
     /// Write this row's fields, then `extra` fields (the `--keep` columns), and end the
     /// record. Numbers are formatted on the stack: no allocation per row.
-    pub fn write_csv<W: Write, S: AsRef<[u8]>>(
-        &self,
-        wtr: &mut csv::Writer<W>,
-        extra: impl IntoIterator<Item = S>,
-    ) -> csv::Result<()> {
+    /// Append this row as one CSV line (fields quoted only where CSV needs it), then
+    /// the `extra` fields. The hot path of `solve`'s output: numbers, the status and
+    /// normalised grids never need quoting and are copied as they are; only free text
+    /// (file names, an invalid record's raw text, error messages, kept columns) is
+    /// checked.
+    pub fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
         let mut num = NumBuf::default();
-        wtr.write_field(self.file.as_bytes())?;
-        wtr.write_field(num.format(self.line))?;
-        wtr.write_field(self.puzzle.as_bytes())?;
-        wtr.write_field(self.status.as_str())?;
-        wtr.write_field(num.format(self.solutions))?;
-        wtr.write_field(num.format(self.clues))?;
-        wtr.write_field(num.format(self.guesses))?;
-        wtr.write_field(num.format(self.time_ns))?;
-        wtr.write_field(self.solution.as_bytes())?;
-        wtr.write_field(self.error.as_bytes())?;
-        for field in extra {
-            wtr.write_field(field)?;
+        push_field(out, self.file.as_bytes());
+        out.push(b',');
+        out.extend_from_slice(num.format(self.line));
+        out.push(b',');
+        if self.status == Status::Invalid {
+            push_field(out, self.puzzle.as_bytes());
+        } else {
+            out.extend_from_slice(self.puzzle.as_bytes());
         }
-        wtr.write_record(None::<&[u8]>)
+        out.push(b',');
+        out.extend_from_slice(self.status.as_str().as_bytes());
+        for n in [self.solutions, self.clues, self.guesses, self.time_ns] {
+            out.push(b',');
+            out.extend_from_slice(num.format(n));
+        }
+        out.push(b',');
+        out.extend_from_slice(self.solution.as_bytes());
+        out.push(b',');
+        push_field(out, self.error.as_bytes());
+        for field in extra {
+            out.push(b',');
+            push_field(out, field.as_ref());
+        }
+        out.push(b'\n');
+    }
+}
+
+/// Append one CSV field, quoted (with inner quotes doubled) when it holds a comma, a
+/// quote or a line break, as the csv crate does by default.
+pub fn push_field(out: &mut Vec<u8>, field: &[u8]) {
+    if field
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.push(b'"');
+        for &b in field {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field);
     }
 }
 
@@ -190,26 +220,36 @@ mod tests {
         by_serde.serialize(row()).unwrap();
         let by_serde = String::from_utf8(by_serde.into_inner().unwrap()).unwrap();
 
-        let mut by_hand = csv::Writer::from_writer(Vec::new());
-        by_hand.write_record(SOLVE_COLUMNS).unwrap();
-        row().write_csv(&mut by_hand, None::<&str>).unwrap();
-        let by_hand = String::from_utf8(by_hand.into_inner().unwrap()).unwrap();
+        let mut by_hand = format!("{}\n", SOLVE_COLUMNS.join(",")).into_bytes();
+        row().write_csv(&mut by_hand, None::<&str>);
+        let by_hand = String::from_utf8(by_hand).unwrap();
         assert_eq!(by_hand, by_serde);
         assert!(by_hand.contains("\"a, b.txt\",18446744073709551615,1.3,invalid,0,10,1234,0,,"));
     }
 
     #[test]
     fn rows_read_back() {
-        let mut wtr = csv::Writer::from_writer(Vec::new());
-        wtr.write_record(SOLVE_COLUMNS.iter().chain(&["id"]))
-            .unwrap();
-        row().write_csv(&mut wtr, ["x7"]).unwrap();
-        let text = wtr.into_inner().unwrap();
+        let mut text = format!("{},id\n", SOLVE_COLUMNS.join(",")).into_bytes();
+        row().write_csv(&mut text, ["x7"]);
+        // Free text with quotes, commas and line breaks survives the round trip.
+        let awkward = SolveRow {
+            puzzle: "\"1,\n2\"".into(),
+            error: "bad character '\"' at cell 1, \r\nand more".into(),
+            ..row()
+        };
+        awkward.write_csv(&mut text, ["say \"hi\", twice"]);
         let mut rdr = csv::Reader::from_reader(text.as_slice());
-        let rec = rdr.records().next().unwrap().unwrap();
+        let headers = rdr.headers().unwrap().clone();
+        let mut records = rdr.records();
+        let rec = records.next().unwrap().unwrap();
         assert_eq!(&rec[10], "x7");
-        let back: SolveRow = rec.deserialize(Some(rdr.headers().unwrap())).unwrap();
+        let back: SolveRow = rec.deserialize(Some(&headers)).unwrap();
         assert_eq!(back, row());
+        let rec = records.next().unwrap().unwrap();
+        assert_eq!(&rec[10], "say \"hi\", twice");
+        let back: SolveRow = rec.deserialize(Some(&headers)).unwrap();
+        assert_eq!(back, awkward);
+        assert!(records.next().is_none());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
 use crate::cmd::dataset::{Driver, Item, Source, Summary, BATCH_SIZE};
-use crate::grid::{cell_value, Grid, InvalidPuzzle, CELLS};
+use crate::grid::{Grid, InvalidPuzzle, CELLS};
 use crate::output::{self, human_ns, OutputFormat, SolveWriter};
 use crate::progress::{human_rate, rate, Progress};
 use crate::record::{SolveRow, Status};
@@ -117,12 +117,9 @@ impl Work {
         // solver never completes a grid whose givens conflict (a solution is a valid
         // grid that keeps every given), and skipping the check on solvable puzzles
         // saves ~5 % of the pipeline's time per puzzle.
-        let puzzle = match parse_fast(&record.cells) {
-            Some(g) => g,
-            None => match Grid::parse(&record.cells) {
-                Ok(g) => g,
-                Err(e) => return Solved::Invalid(e.to_string()),
-            },
+        let puzzle = match Grid::parse(&record.cells) {
+            Ok(g) => g,
+            Err(e) => return Solved::Invalid(e.to_string()),
         };
         let mut all = Vec::new();
         let start = Instant::now();
@@ -146,30 +143,6 @@ impl Work {
             all,
         }
     }
-}
-
-/// Cell values by input byte (`cell_value`), [`NOT_A_CELL`] for other bytes.
-static CELL_VALUES: std::sync::LazyLock<[u8; 256]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(|b| cell_value(b as u8).unwrap_or(NOT_A_CELL)));
-const NOT_A_CELL: u8 = 0xFF;
-
-/// The common case of [`Grid::parse`] without its per-byte error bookkeeping: 81 cell
-/// characters through one table, `None` on anything else (then `Grid::parse` names the
-/// reason). It halves the parse's share of the pipeline's time.
-fn parse_fast(text: &[u8]) -> Option<Grid> {
-    let text: &[u8; CELLS] = text.try_into().ok()?;
-    let table = &*CELL_VALUES;
-    let mut cells = [0u8; CELLS];
-    let mut any_bad = 0u8;
-    for (cell, &byte) in cells.iter_mut().zip(text) {
-        let v = table[byte as usize];
-        any_bad |= v & 0xF0;
-        *cell = v;
-    }
-    if any_bad != 0 {
-        return None;
-    }
-    Grid::from_cells(cells)
 }
 
 /// Totals for the summary.
@@ -428,26 +401,4 @@ fn summary_text(summary: &Summary, tally: &Tally, first_only: bool) -> String {
         human_ns(tally.times.percentile(50.0)),
         human_ns(tally.times.percentile(99.0)),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fast_parse_agrees_with_grid_parse() {
-        let good =
-            b"1.3_0-5*9..21.94.....7.4...3..5.2..6.6.....5.7..8.3..4...4.1.....92.58..8.4...1.7";
-        assert_eq!(parse_fast(good), Grid::parse(good).ok());
-        assert!(parse_fast(good).is_some());
-        for bad in [&good[..80], b"x".as_slice(), &[b'1'; 82]] {
-            assert_eq!(parse_fast(bad), None);
-        }
-        let mut odd = *good;
-        for byte in [b'x', b' ', 0xC3, b'0' - 1, b'9' + 1] {
-            odd[40] = byte;
-            assert_eq!(parse_fast(&odd), None, "byte {byte}");
-            assert!(Grid::parse(&odd).is_err());
-        }
-    }
 }

@@ -26,10 +26,13 @@ mod tail;
 use crate::grid::Grid;
 use state::{Dead, State};
 
-/// Guesses a search makes before it starts scoring its branch cells. Scoring halves the
-/// tree of a hard puzzle but makes each node dearer; most puzzles finish within a few
-/// guesses and are faster with the first two-candidate cell.
-const SCORE_AFTER_GUESSES: u64 = 8;
+/// Guesses a search makes before it treats the puzzle as hard and spends more on each
+/// node: it scores its branch cells, and claims columns whenever propagation stalls.
+/// Both pay on hard puzzles (scoring halves their trees) but only make each node dearer
+/// on the many puzzles that finish within a few guesses: those are faster with the first
+/// two-candidate cell, and column claiming at the givens alone does nearly all that it
+/// does for them (on `puzzles7_serg_benchmark` it saves no guess at all after the root).
+const HARD_AFTER_GUESSES: u64 = 8;
 
 /// What a search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +256,7 @@ enum Phase {
 impl Search {
     fn start(grid: &Grid, mut stack: Vec<State>) -> Search {
         stack.clear();
-        let started = State::from_grid(grid).and_then(|mut s| s.propagate().map(|()| s));
+        let started = State::from_grid(grid).and_then(|mut s| s.propagate(true).map(|()| s));
         let (cur, phase) = match started {
             Ok(s) => (s, Phase::Ready),
             Err(Dead) => (State::from_grid(&Grid::EMPTY).expect("empty"), Phase::Done),
@@ -298,7 +301,7 @@ impl Search {
     /// its lowest digit and save the rest for later. Leaves a propagated position in
     /// `cur`, backtracking as needed; `false` when the whole tree is exhausted.
     fn descend(&mut self) -> bool {
-        let branch = self.cur.choose_branch(self.guesses >= SCORE_AFTER_GUESSES);
+        let branch = self.cur.choose_branch(self.is_hard());
         let digit = branch.digits.trailing_zeros() as usize;
         self.guesses += 1;
         let mut other = self.cur;
@@ -312,14 +315,20 @@ impl Search {
         }
         self.stack.push(other);
         self.cur.assign(digit, branch.band, branch.cell);
-        self.cur.propagate().is_ok() || self.backtrack()
+        self.cur.propagate(self.is_hard()).is_ok() || self.backtrack()
+    }
+
+    /// True once the search has made enough guesses to treat its puzzle as hard.
+    #[inline]
+    fn is_hard(&self) -> bool {
+        self.guesses >= HARD_AFTER_GUESSES
     }
 
     /// Resume from the latest saved branch that survives propagation.
     fn backtrack(&mut self) -> bool {
         while let Some(saved) = self.stack.pop() {
             self.cur = saved;
-            if self.cur.propagate().is_ok() {
+            if self.cur.propagate(self.is_hard()).is_ok() {
                 return true;
             }
         }

@@ -199,28 +199,34 @@ impl State {
         self.cand[slot(digit, band)] &= !(1 << cell);
     }
 
-    /// Propagate until nothing more follows without guessing.
-    pub fn propagate(&mut self) -> Result<(), Dead> {
+    /// Propagate until nothing more follows without guessing. Column claiming (the
+    /// dearest rule, see [`State::claim_columns`]) runs only when `claim` is set.
+    pub fn propagate(&mut self, claim: bool) -> Result<(), Dead> {
         #[cfg(target_arch = "x86_64")]
         if fast_bits() {
             // SAFETY: the CPU has the features `propagate_fast` is compiled for.
-            return unsafe { self.propagate_fast() };
+            return unsafe { self.propagate_fast(claim) };
         }
-        self.propagate_body()
+        self.propagate_body(claim)
     }
 
     /// [`State::propagate`] compiled for CPUs with bit-manipulation instructions.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn propagate_fast(&mut self) -> Result<(), Dead> {
-        self.propagate_body()
+    unsafe fn propagate_fast(&mut self, claim: bool) -> Result<(), Dead> {
+        self.propagate_body(claim)
     }
 
     #[inline(always)]
-    fn propagate_body(&mut self) -> Result<(), Dead> {
+    fn propagate_body(&mut self, claim: bool) -> Result<(), Dead> {
         loop {
             self.settle_all()?;
-            if !self.naked_singles()? && !self.claim_columns()? {
+            if self.is_solved() {
+                // At the fixpoint of the slot rules every digit holds one cell in each
+                // row, box and column of its bands: nothing is left to check.
+                return Ok(());
+            }
+            if !self.naked_singles()? && (!claim || !self.claim_columns()?) {
                 return Ok(());
             }
         }
@@ -478,8 +484,8 @@ mod tests {
             let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
             let mut portable = State::from_grid(&grid).unwrap();
             let mut fast = portable;
-            assert_eq!(portable.propagate_body(), Ok(()));
-            assert_eq!(fast.propagate(), Ok(()));
+            assert_eq!(portable.propagate_body(true), Ok(()));
+            assert_eq!(fast.propagate(true), Ok(()));
             assert_eq!(portable.cand, fast.cand, "{text}");
             assert_eq!(portable.unsolved_cells, fast.unsolved_cells, "{text}");
             if !portable.is_solved() {

@@ -34,6 +34,23 @@ use state::{Dead, State};
 /// does for them (on `puzzles7_serg_benchmark` it saves no guess at all after the root).
 const HARD_AFTER_GUESSES: u64 = 8;
 
+/// True when the CPU has the bit-manipulation instructions (POPCNT, BMI1/2, LZCNT)
+/// that the `*_fast` variants of the searches are compiled for.
+///
+/// The engine is written once. Everything on the search path is `#[inline(always)]`, so
+/// a whole search inlines into each of two functions: one compiled for the baseline
+/// x86-64 and one with those instructions enabled, picked here by std's cached CPU
+/// detection. A binary built for the baseline thus still uses them, at the cost of one
+/// check per search instead of one per node.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fast_bits() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
 /// What a search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
@@ -112,6 +129,23 @@ impl Solver {
     /// instead of propagating towards each solution (see `tail.rs`), which makes
     /// counting puzzles with many solutions several times faster.
     pub fn count(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `count_fast` is compiled for.
+            return unsafe { self.count_fast(grid, limit) };
+        }
+        self.count_inline(grid, limit)
+    }
+
+    /// [`Solver::count`] compiled for CPUs with bit-manipulation instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn count_fast(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        self.count_inline(grid, limit)
+    }
+
+    #[inline(always)]
+    fn count_inline(&mut self, grid: &Grid, limit: u64) -> Outcome {
         let mut outcome = Outcome::NONE;
         if limit == 0 {
             return outcome;
@@ -157,7 +191,30 @@ impl Solver {
         outcome
     }
 
-    fn search(&mut self, grid: &Grid, limit: u64, mut found: impl FnMut(&State)) -> Outcome {
+    /// Run a search, handing each solution found to `found`, up to `limit`.
+    fn search(&mut self, grid: &Grid, limit: u64, found: impl FnMut(&State)) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `search_fast` is compiled for.
+            return unsafe { self.search_fast(grid, limit, found) };
+        }
+        self.search_inline(grid, limit, found)
+    }
+
+    /// [`Solver::search`] compiled for CPUs with bit-manipulation instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn search_fast(
+        &mut self,
+        grid: &Grid,
+        limit: u64,
+        found: impl FnMut(&State),
+    ) -> Outcome {
+        self.search_inline(grid, limit, found)
+    }
+
+    #[inline(always)]
+    fn search_inline(&mut self, grid: &Grid, limit: u64, mut found: impl FnMut(&State)) -> Outcome {
         let mut outcome = Outcome::NONE;
         if limit == 0 {
             return outcome;
@@ -227,6 +284,12 @@ impl Solutions {
 impl Iterator for Solutions {
     type Item = Grid;
     fn next(&mut self) -> Option<Grid> {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `next_solution_fast` is compiled for.
+            let found = unsafe { self.search.next_solution_fast() };
+            return found.then(|| self.search.cur.solution_grid());
+        }
         self.search
             .next_solution()
             .then(|| self.search.cur.solution_grid())
@@ -254,6 +317,7 @@ enum Phase {
 }
 
 impl Search {
+    #[inline(always)]
     fn start(grid: &Grid, mut stack: Vec<State>) -> Search {
         stack.clear();
         let started = State::from_grid(grid).and_then(|mut s| s.propagate(true).map(|()| s));
@@ -273,7 +337,15 @@ impl Search {
         self.stack
     }
 
+    /// [`Search::next_solution`] compiled for CPUs with bit-manipulation instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn next_solution_fast(&mut self) -> bool {
+        self.next_solution()
+    }
+
     /// Advance to the next solution; `false` when there is none.
+    #[inline(always)]
     fn next_solution(&mut self) -> bool {
         match self.phase {
             Phase::Done => return false,
@@ -300,6 +372,7 @@ impl Search {
     /// Branch on the chosen cell of the current (propagated, unsolved) position: try
     /// its lowest digit and save the rest for later. Leaves a propagated position in
     /// `cur`, backtracking as needed; `false` when the whole tree is exhausted.
+    #[inline(always)]
     fn descend(&mut self) -> bool {
         let branch = self.cur.choose_branch(self.is_hard());
         let digit = branch.digits.trailing_zeros() as usize;
@@ -319,12 +392,13 @@ impl Search {
     }
 
     /// True once the search has made enough guesses to treat its puzzle as hard.
-    #[inline]
+    #[inline(always)]
     fn is_hard(&self) -> bool {
         self.guesses >= HARD_AFTER_GUESSES
     }
 
     /// Resume from the latest saved branch that survives propagation.
+    #[inline(always)]
     fn backtrack(&mut self) -> bool {
         while let Some(saved) = self.stack.pop() {
             self.cur = saved;
@@ -333,5 +407,42 @@ impl Search {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search compiled for the baseline instruction set and the one compiled with
+    /// bit-manipulation instructions are the same code: they must make the same guesses
+    /// and find the same solutions. (On a CPU with those instructions the public
+    /// functions always take the fast variant, so the portable one is exercised here.)
+    #[test]
+    fn portable_and_fast_variants_agree() {
+        let puzzles = [
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            "103000509002109400000704000300502006060000050700803004000401000009205800804000107",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+            "..3......4...8..36..8...1...4..6..73...9..........2..5..4.7..686........7..6..5..",
+            ".................................................................................",
+        ];
+        let mut solver = Solver::new();
+        for text in puzzles {
+            let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
+            for limit in [1, 2, 50] {
+                let mut first = None;
+                let portable = solver.search_inline(&grid, limit, |s| {
+                    first.get_or_insert(s.solution_grid());
+                });
+                let fast = solver.solve(&grid, limit);
+                assert_eq!(fast.first, first, "{text} limit {limit}");
+                assert_eq!(fast.guesses, portable.guesses, "{text} limit {limit}");
+                assert_eq!(fast.solutions, portable.solutions, "{text} limit {limit}");
+                let portable = solver.count_inline(&grid, limit);
+                assert_eq!(solver.count(&grid, limit), portable, "{text} limit {limit}");
+                assert!(portable.solutions >= 1, "{text}");
+            }
+        }
     }
 }

@@ -48,19 +48,6 @@ fn fold_columns(word: u32) -> u32 {
     (word | word >> 9 | word >> 18) & 0x1FF
 }
 
-/// True when the CPU has the bit-manipulation instructions (POPCNT, BMI1/2, LZCNT) that
-/// the `*_fast` variants of the hot functions are compiled for. The engine is written
-/// once; the same code is compiled twice and picked at run time, so a binary built for
-/// the baseline x86-64 still uses them where they exist (std caches the detection).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn fast_bits() -> bool {
-    std::arch::is_x86_feature_detected!("popcnt")
-        && std::arch::is_x86_feature_detected!("bmi1")
-        && std::arch::is_x86_feature_detected!("bmi2")
-        && std::arch::is_x86_feature_detected!("lzcnt")
-}
-
 /// A 9-bit column set spread over the three rows of a band.
 #[inline(always)]
 fn spread_columns(cols: u32) -> u32 {
@@ -139,7 +126,7 @@ impl State {
     }
 
     /// True when every cell holds a digit.
-    #[inline]
+    #[inline(always)]
     pub fn is_solved(&self) -> bool {
         (self.unsolved_cells[0] | self.unsolved_cells[1] | self.unsolved_cells[2]) == 0
     }
@@ -182,7 +169,7 @@ impl State {
     /// Put `digit` in `cell` of `band`: it leaves the cell's row and box, and the other
     /// digits leave the cell. Its column in the other bands follows when the slot is
     /// examined. The caller knows the candidate is present.
-    #[inline]
+    #[inline(always)]
     pub fn assign(&mut self, digit: usize, band: usize, cell: usize) {
         let bit = 1u32 << cell;
         for other in 0..9 {
@@ -201,24 +188,11 @@ impl State {
 
     /// Propagate until nothing more follows without guessing. Column claiming (the
     /// dearest rule, see [`State::claim_columns`]) runs only when `claim` is set.
-    pub fn propagate(&mut self, claim: bool) -> Result<(), Dead> {
-        #[cfg(target_arch = "x86_64")]
-        if fast_bits() {
-            // SAFETY: the CPU has the features `propagate_fast` is compiled for.
-            return unsafe { self.propagate_fast(claim) };
-        }
-        self.propagate_body(claim)
-    }
-
-    /// [`State::propagate`] compiled for CPUs with bit-manipulation instructions.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn propagate_fast(&mut self, claim: bool) -> Result<(), Dead> {
-        self.propagate_body(claim)
-    }
-
+    ///
+    /// Always inlined, like everything on the search path: the search is compiled once
+    /// per instruction set as a whole (see `with_fast_bits` in the parent module).
     #[inline(always)]
-    fn propagate_body(&mut self, claim: bool) -> Result<(), Dead> {
+    pub fn propagate(&mut self, claim: bool) -> Result<(), Dead> {
         loop {
             self.settle_all()?;
             if self.is_solved() {
@@ -365,24 +339,8 @@ impl State {
     /// tree on hard puzzles compared with taking the first such cell. Without such
     /// cells, the first cell with the fewest candidates. The state must be propagated
     /// and not solved.
-    pub fn choose_branch(&self, scored: bool) -> Branch {
-        #[cfg(target_arch = "x86_64")]
-        if fast_bits() {
-            // SAFETY: the CPU has the features `choose_branch_fast` is compiled for.
-            return unsafe { self.choose_branch_fast(scored) };
-        }
-        self.choose_branch_body(scored)
-    }
-
-    /// [`State::choose_branch`] compiled for CPUs with a population count instruction.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn choose_branch_fast(&self, scored: bool) -> Branch {
-        self.choose_branch_body(scored)
-    }
-
     #[inline(always)]
-    fn choose_branch_body(&self, scored: bool) -> Branch {
+    pub fn choose_branch(&self, scored: bool) -> Branch {
         // Score at most this many pair cells: the first few score nearly as well as all.
         const SCORED: u32 = 8;
         let mut budget = if scored { SCORED } else { 1 };
@@ -461,43 +419,5 @@ impl State {
             digits |= ((self.cand[slot(digit, band)] >> cell) & 1) << digit;
         }
         digits
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The portable and the bit-manipulation variants are the same code compiled twice:
-    /// they must reach the same positions and choose the same branches. (On a CPU with
-    /// those instructions the public functions always take the fast path, so the
-    /// portable one is exercised here.)
-    #[test]
-    fn portable_and_fast_variants_agree() {
-        let puzzles = [
-            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
-            "103000509002109400000704000300502006060000050700803004000401000009205800804000107",
-            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
-            ".................................................................................",
-        ];
-        for text in puzzles {
-            let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
-            let mut portable = State::from_grid(&grid).unwrap();
-            let mut fast = portable;
-            assert_eq!(portable.propagate_body(true), Ok(()));
-            assert_eq!(fast.propagate(true), Ok(()));
-            assert_eq!(portable.cand, fast.cand, "{text}");
-            assert_eq!(portable.unsolved_cells, fast.unsolved_cells, "{text}");
-            if !portable.is_solved() {
-                for scored in [false, true] {
-                    let (a, b) = (
-                        portable.choose_branch_body(scored),
-                        fast.choose_branch(scored),
-                    );
-                    assert_eq!((a.band, a.cell, a.digits), (b.band, b.cell, b.digits));
-                    assert!(a.digits.count_ones() >= 2, "a branch offers a choice");
-                }
-            }
-        }
     }
 }

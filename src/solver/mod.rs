@@ -320,9 +320,12 @@ impl Search {
     #[inline(always)]
     fn start(grid: &Grid, mut stack: Vec<State>) -> Search {
         stack.clear();
-        let started = State::from_grid(grid).and_then(|mut s| s.propagate(true).map(|()| s));
-        let (cur, phase) = match started {
-            Ok(s) => (s, Phase::Ready),
+        // No closures here: they would not be inlined into the `*_fast` searches.
+        let (cur, phase) = match State::from_grid(grid) {
+            Ok(mut s) => match s.propagate(true) {
+                Ok(()) => (s, Phase::Ready),
+                Err(Dead) => (s, Phase::Done),
+            },
             Err(Dead) => (State::from_grid(&Grid::EMPTY).expect("empty"), Phase::Done),
         };
         Search {
@@ -377,7 +380,10 @@ impl Search {
         let branch = self.cur.choose_branch(self.is_hard());
         let digit = branch.digits.trailing_zeros() as usize;
         self.guesses += 1;
-        let mut other = self.cur;
+        // The other branch is saved by copying the position once, straight onto the
+        // stack, and editing it there.
+        self.stack.push(self.cur);
+        let other = self.stack.last_mut().expect("just pushed");
         if branch.digits.count_ones() == 2 {
             // The other branch of a two-way choice is the other digit: placing it now
             // spares a round of propagation when we come back.
@@ -386,7 +392,6 @@ impl Search {
         } else {
             other.forbid(digit, branch.band, branch.cell);
         }
-        self.stack.push(other);
         self.cur.assign(digit, branch.band, branch.cell);
         self.cur.propagate(self.is_hard()).is_ok() || self.backtrack()
     }
@@ -400,8 +405,9 @@ impl Search {
     /// Resume from the latest saved branch that survives propagation.
     #[inline(always)]
     fn backtrack(&mut self) -> bool {
-        while let Some(saved) = self.stack.pop() {
-            self.cur = saved;
+        while let Some(saved) = self.stack.last() {
+            self.cur = *saved;
+            self.stack.pop();
             if self.cur.propagate(self.is_hard()).is_ok() {
                 return true;
             }

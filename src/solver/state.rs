@@ -82,6 +82,7 @@ pub(crate) struct Branch {
 
 impl State {
     /// The state of a grid's givens, not yet propagated. `Err` when givens conflict.
+    #[inline(always)]
     pub fn from_grid(grid: &Grid) -> Result<State, Dead> {
         // Cells per value and band, without a branch per cell (value 0, the blanks,
         // collects into a row nobody reads): then givens per slot and filled cells.

@@ -52,7 +52,7 @@ impl Status {
     ];
 
     /// The name written in the `status` column.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Status::Unique => "unique",
             Status::Multiple => "multiple",
@@ -237,21 +237,6 @@ enum Text<'a> {
     Grid(&'a Grid),
 }
 
-impl Text<'_> {
-    #[inline]
-    fn push(self, out: &mut Vec<u8>) {
-        match self {
-            Text::Free(text) => push_field(out, text),
-            Text::Plain(text) => out.extend_from_slice(text),
-            Text::Grid(grid) => {
-                let mut line = [0u8; CELLS];
-                grid.write_line(&mut line);
-                out.extend_from_slice(&line);
-            }
-        }
-    }
-}
-
 /// The columns of [`SOLVE_COLUMNS`] ready to be written: the one place that lays a
 /// row out, for [`SolveRow`] and [`SolvedRow`] alike.
 struct Fields<'a> {
@@ -268,30 +253,158 @@ struct Fields<'a> {
 impl Fields<'_> {
     #[inline]
     fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
-        // Room for a valid puzzle's whole row at once, rather than a check per field.
-        out.reserve(2 * CELLS + 100);
-        self.file.push(out);
-        out.push(b',');
-        push_number(out, self.line);
-        out.push(b',');
-        self.puzzle.push(out);
-        out.push(b',');
-        push_status(out, self.status);
+        let mut row = RowBuf::new(out);
+        row.text(self.file);
+        row.byte(b',');
+        row.number(self.line);
+        row.byte(b',');
+        row.text(self.puzzle);
+        row.byte(b',');
+        row.status(self.status);
         for n in self.counts {
-            out.push(b',');
-            push_number(out, n);
+            row.byte(b',');
+            row.number(n);
         }
-        out.push(b',');
-        self.solution.push(out);
-        out.push(b',');
-        push_field(out, self.error);
+        row.byte(b',');
+        row.text(self.solution);
+        row.byte(b',');
+        row.text(Text::Free(self.error));
         for field in extra {
-            out.push(b',');
-            push_field(out, field.as_ref());
+            row.byte(b',');
+            row.text(Text::Free(field.as_ref()));
         }
-        out.push(b'\n');
+        row.byte(b'\n');
+        row.flush();
     }
 }
+
+/// Bytes a [`RowBuf`] gathers before it appends them.
+const ROW_BUF: usize = 256;
+
+/// A row being appended to `out`, its short fields (numbers, the status, grids,
+/// separators) gathered in a stack buffer and appended with one copy per run of them.
+///
+/// `solve` writes a row per puzzle. Through a `Vec`, each of a row's twenty-odd pieces
+/// costs a capacity check and a length update, and each piece of variable length a
+/// call to `memcpy` for a few bytes; here they are stores into an array, fixed-size
+/// copies, and digits written in place, two per division. Only other text (quoted if
+/// need be) goes to `out` directly, after what is gathered so far.
+struct RowBuf<'o> {
+    out: &'o mut Vec<u8>,
+    buf: [u8; ROW_BUF],
+    len: usize,
+}
+
+impl<'o> RowBuf<'o> {
+    #[inline(always)]
+    fn new(out: &'o mut Vec<u8>) -> Self {
+        RowBuf {
+            out,
+            buf: [0; ROW_BUF],
+            len: 0,
+        }
+    }
+
+    /// Append what is gathered to `out`.
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.buf[..self.len]);
+        self.len = 0;
+    }
+
+    /// Make room for `n` more bytes (`n <= ROW_BUF`).
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        if self.len + n > ROW_BUF {
+            self.flush();
+        }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.room(1);
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// The decimal text of `v`. Its digits are made from the end, two per division,
+    /// into the first half of a scratch array; the 20 bytes from the first digit on are
+    /// copied at once (a fixed-size copy, whatever the number's length), and the
+    /// length is counted up to the last digit.
+    #[inline(always)]
+    fn number(&mut self, mut v: u64) {
+        const MAX: usize = 20; // digits of u64::MAX
+        self.room(MAX);
+        let mut scratch = [0u8; 2 * MAX];
+        let mut i = MAX;
+        while v >= 100 {
+            let pair = 2 * (v % 100) as usize;
+            v /= 100;
+            i -= 2;
+            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if v >= 10 {
+            let pair = 2 * v as usize;
+            i -= 2;
+            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            i -= 1;
+            scratch[i] = b'0' + v as u8;
+        }
+        self.buf[self.len..self.len + MAX].copy_from_slice(&scratch[i..i + MAX]);
+        self.len += MAX - i;
+    }
+
+    /// The name of `status`, copied at a fixed size from [`STATUS_NAMES`].
+    #[inline(always)]
+    fn status(&mut self, status: Status) {
+        let (name, len) = &STATUS_NAMES[status as usize];
+        self.room(name.len());
+        self.buf[self.len..self.len + name.len()].copy_from_slice(name);
+        self.len += len;
+    }
+
+    #[inline(always)]
+    fn text(&mut self, text: Text<'_>) {
+        match text {
+            Text::Grid(grid) => {
+                self.room(CELLS);
+                let line: &mut [u8; CELLS] = (&mut self.buf[self.len..self.len + CELLS])
+                    .try_into()
+                    .expect("a slice of CELLS bytes");
+                grid.write_line(line);
+                self.len += CELLS;
+            }
+            Text::Plain(text) | Text::Free(text) if text.is_empty() => {}
+            Text::Plain(text) => {
+                self.flush();
+                self.out.extend_from_slice(text);
+            }
+            Text::Free(text) => {
+                self.flush();
+                push_field(self.out, text);
+            }
+        }
+    }
+}
+
+/// Each status's name, by `Status as usize` (the order of [`Status::ALL`]), padded to a
+/// fixed size, and its length.
+static STATUS_NAMES: [([u8; 10], usize); 5] = {
+    let mut t = [([0u8; 10], 0); 5];
+    let mut i = 0;
+    while i < Status::ALL.len() {
+        let name = Status::ALL[i].as_str().as_bytes();
+        let mut j = 0;
+        while j < name.len() {
+            t[i].0[j] = name[j];
+            j += 1;
+        }
+        t[i].1 = name.len();
+        i += 1;
+    }
+    t
+};
 
 /// Append one CSV field, quoted (with inner quotes doubled) when it holds a comma, a
 /// quote or a line break, as the csv crate does by default.
@@ -337,47 +450,6 @@ static DIGIT_PAIRS: [u8; 200] = {
     }
     t
 };
-
-/// Append the decimal text of `v`.
-///
-/// Five numbers a row, mostly of one to five digits: the digits are made two per
-/// division into a stack buffer, then pushed one by one (the row's room is reserved),
-/// which for so few bytes is cheaper than a call to `memcpy`.
-#[inline]
-fn push_number(out: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    while v >= 100 {
-        let pair = 2 * (v % 100) as usize;
-        v /= 100;
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    }
-    if v >= 10 {
-        let pair = 2 * v as usize;
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    } else {
-        i -= 1;
-        buf[i] = b'0' + v as u8;
-    }
-    for &digit in &buf[i..] {
-        out.push(digit);
-    }
-}
-
-/// Append the name of `status`: one constant-size copy per arm, a few moves, where a
-/// copy of `as_str()` would be a call to `memcpy`.
-#[inline]
-fn push_status(out: &mut Vec<u8>, status: Status) {
-    match status {
-        Status::Unique => out.extend_from_slice(b"unique"),
-        Status::Multiple => out.extend_from_slice(b"multiple"),
-        Status::Solved => out.extend_from_slice(b"solved"),
-        Status::Unsolvable => out.extend_from_slice(b"unsolvable"),
-        Status::Invalid => out.extend_from_slice(b"invalid"),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -441,15 +513,25 @@ mod tests {
         let mut values = vec![0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, u64::MAX];
         values.extend((0..64).map(|k| 1u64 << k));
         values.extend((1..20).map(|k| 10u64.pow(k) - 1));
-        for v in values {
-            let mut text = b"x".to_vec();
-            push_number(&mut text, v);
-            assert_eq!(text, format!("x{v}").as_bytes(), "{v}");
-        }
-        for status in Status::ALL {
-            let mut text = Vec::new();
-            push_status(&mut text, status);
-            assert_eq!(text, status.as_str().as_bytes());
+        // Numbers and statuses, the gathered buffer flushed in their middle too.
+        for start in [0, ROW_BUF - 25, ROW_BUF - 3] {
+            for v in &values {
+                let mut text = Vec::new();
+                let mut row = RowBuf::new(&mut text);
+                row.len = start;
+                row.number(*v);
+                row.flush();
+                assert_eq!(&text[start..], v.to_string().as_bytes(), "{v}");
+            }
+            for (i, status) in Status::ALL.into_iter().enumerate() {
+                assert_eq!(status as usize, i);
+                let mut text = Vec::new();
+                let mut row = RowBuf::new(&mut text);
+                row.len = start;
+                row.status(status);
+                row.flush();
+                assert_eq!(&text[start..], status.as_str().as_bytes());
+            }
         }
         for text in [
             "",
@@ -493,17 +575,12 @@ mod tests {
             let (mut fast, mut text) = (Vec::new(), Vec::new());
             solved.write_csv(&mut fast, ["k1", "k,2"]);
             solved.to_row().write_csv(&mut text, ["k1", "k,2"]);
-            assert_eq!(
-                String::from_utf8(fast).unwrap(),
-                String::from_utf8(text).unwrap()
-            );
+            let text = String::from_utf8(text).unwrap();
+            assert_eq!(String::from_utf8(fast).unwrap(), text);
             let (mut field, mut given) = (Vec::new(), Vec::new());
             push_field(&mut field, file.as_bytes());
             solved.write_csv_with_file(&mut given, &field, ["k1", "k,2"]);
-            assert_eq!(
-                String::from_utf8(given).unwrap(),
-                String::from_utf8(text).unwrap()
-            );
+            assert_eq!(String::from_utf8(given).unwrap(), text);
         }
     }
 

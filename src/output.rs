@@ -14,7 +14,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 
 use crate::grid::{Grid, CELLS};
-use crate::record::{push_field, SolveRow, SOLVE_COLUMNS};
+use crate::record::{push_field, SolveRow, SolvedRow, SOLVE_COLUMNS};
 
 /// Buffer size of the output sink: large enough that a flush is rare.
 const BUFFER: usize = 256 * 1024;
@@ -51,6 +51,9 @@ pub enum SolveWriter<W: Write> {
         out: W,
         /// The row being built, reused from row to row.
         row: Vec<u8>,
+        /// The file name of the last [`SolvedRow`] and its `file` field as written
+        /// (quoted if need be), made once per input rather than once per row.
+        file: (String, Vec<u8>),
     },
     /// Boxed grids.
     Grid(W),
@@ -76,7 +79,11 @@ impl<W: Write> SolveWriter<W> {
                 }
                 row.push(b'\n');
                 out.write_all(&row)?;
-                SolveWriter::Csv { out, row }
+                SolveWriter::Csv {
+                    out,
+                    row,
+                    file: Default::default(),
+                }
             }
             OutputFormat::Grid => SolveWriter::Grid(out),
         })
@@ -89,12 +96,39 @@ impl<W: Write> SolveWriter<W> {
         keep: impl IntoIterator<Item = S>,
     ) -> io::Result<()> {
         match self {
-            SolveWriter::Csv { out, row: buf } => {
+            SolveWriter::Csv { out, row: buf, .. } => {
                 buf.clear();
                 row.write_csv(buf, keep);
                 out.write_all(buf)
             }
             SolveWriter::Grid(out) => write_grid_row(out, row),
+        }
+    }
+
+    /// Write the row of a valid puzzle, its grids rendered straight into the CSV line
+    /// (the same output as [`Self::write`] with [`SolvedRow::to_row`]).
+    pub fn write_solved<S: AsRef<[u8]>>(
+        &mut self,
+        row: &SolvedRow<'_>,
+        keep: impl IntoIterator<Item = S>,
+    ) -> io::Result<()> {
+        match self {
+            SolveWriter::Csv {
+                out,
+                row: buf,
+                file: (name, field),
+            } => {
+                if row.file != name.as_str() {
+                    name.clear();
+                    name.push_str(row.file);
+                    field.clear();
+                    push_field(field, row.file.as_bytes());
+                }
+                buf.clear();
+                row.write_csv_with_file(buf, field, keep);
+                out.write_all(buf)
+            }
+            SolveWriter::Grid(out) => write_grid_row(out, &row.to_row()),
         }
     }
 

@@ -5,6 +5,12 @@
 //! one is written and the next one read on another worker (one `rayon::join`), so I/O
 //! overlaps with work. At most three batches are alive at once, whatever the input size,
 //! and their vectors are reused from batch to batch.
+//!
+//! On a pool of one thread there is nothing to overlap: the join, the parallel
+//! iterator's splitting and the rotation of three batches would only add their own cost
+//! and a larger working set. There each batch is read, mapped and drained in turn on the
+//! calling thread, with one scratch state for the whole run; the items, results and
+//! their order are the same.
 
 use rayon::prelude::*;
 
@@ -31,6 +37,9 @@ where
     E: Send,
 {
     let batch_size = batch_size.max(1);
+    if rayon::current_num_threads() == 1 {
+        return ordered_map_in_turn(batch_size, fill, init, work, drain);
+    }
     let mut current: Vec<I> = Vec::with_capacity(batch_size);
     let mut results: Vec<O> = Vec::with_capacity(batch_size);
     let mut next: Vec<I> = Vec::with_capacity(batch_size);
@@ -64,6 +73,28 @@ where
         drain(&done, &done_results)?;
     }
     Ok(())
+}
+
+/// [`ordered_map`] on one thread: read, map and drain each batch in turn.
+fn ordered_map_in_turn<I, O, S, E>(
+    batch_size: usize,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E>,
+    init: impl Fn() -> S,
+    work: impl Fn(&mut S, &I) -> O,
+    mut drain: impl FnMut(&[I], &[O]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut items: Vec<I> = Vec::with_capacity(batch_size);
+    let mut results: Vec<O> = Vec::with_capacity(batch_size);
+    let mut scratch = init();
+    loop {
+        fill(&mut items)?;
+        if items.is_empty() {
+            return Ok(());
+        }
+        results.clear();
+        results.extend(items.iter().map(|item| work(&mut scratch, item)));
+        drain(&items, &results)?;
+    }
 }
 
 #[cfg(test)]
@@ -109,7 +140,13 @@ mod tests {
 
     #[test]
     fn keeps_order_and_loses_nothing() {
-        for (total, batch, threads) in [(0, 4, 2), (1, 4, 1), (1000, 7, 2), (1000, 1000, 3)] {
+        for (total, batch, threads) in [
+            (0, 4, 2),
+            (1, 4, 1),
+            (1000, 7, 1),
+            (1000, 7, 2),
+            (1000, 1000, 3),
+        ] {
             let seen = squares(total, batch, threads);
             let expected: Vec<_> = (0..total).map(|i| (i, i * i)).collect();
             assert_eq!(seen, expected, "total {total} batch {batch}");

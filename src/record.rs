@@ -9,6 +9,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::grid::{Grid, CELLS};
+
 /// The columns of `bulkdoku solve` output, in order (before any `--keep` columns).
 pub const SOLVE_COLUMNS: [&str; 10] = [
     "file",
@@ -50,7 +52,7 @@ impl Status {
     ];
 
     /// The name written in the `status` column.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Status::Unique => "unique",
             Status::Multiple => "multiple",
@@ -119,49 +121,295 @@ pub struct SolveRow<'a> {
 }
 
 impl SolveRow<'_> {
-    /// Write this row's fields, then `extra` fields (the `--keep` columns), and end the
-    /// record. Numbers are formatted on the stack: no allocation per row.
     /// Append this row as one CSV line (fields quoted only where CSV needs it), then
-    /// the `extra` fields. The hot path of `solve`'s output: numbers, the status and
-    /// normalised grids never need quoting and are copied as they are; only free text
-    /// (file names, an invalid record's raw text, error messages, kept columns) is
-    /// checked.
+    /// the `extra` fields (the `--keep` columns). Numbers are formatted on the stack: no
+    /// allocation per row. Numbers, the status and normalised grids never need quoting
+    /// and are copied as they are; only free text (file names, an invalid record's raw
+    /// text, error messages, kept columns) is checked.
     pub fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
-        let mut num = NumBuf::default();
-        push_field(out, self.file.as_bytes());
-        out.push(b',');
-        out.extend_from_slice(num.format(self.line));
-        out.push(b',');
-        if self.status == Status::Invalid {
-            push_field(out, self.puzzle.as_bytes());
+        let puzzle = if self.status == Status::Invalid {
+            Text::Free(self.puzzle.as_bytes())
         } else {
-            out.extend_from_slice(self.puzzle.as_bytes());
-        }
-        out.push(b',');
-        out.extend_from_slice(self.status.as_str().as_bytes());
-        for n in [self.solutions, self.clues, self.guesses, self.time_ns] {
-            out.push(b',');
-            out.extend_from_slice(num.format(n));
-        }
-        out.push(b',');
-        out.extend_from_slice(self.solution.as_bytes());
-        out.push(b',');
-        push_field(out, self.error.as_bytes());
-        for field in extra {
-            out.push(b',');
-            push_field(out, field.as_ref());
-        }
-        out.push(b'\n');
+            Text::Plain(self.puzzle.as_bytes())
+        };
+        let fields = Fields {
+            file: Text::Free(self.file.as_bytes()),
+            line: self.line,
+            puzzle,
+            status: self.status,
+            counts: [self.solutions, self.clues, self.guesses, self.time_ns],
+            solution: Text::Plain(self.solution.as_bytes()),
+            error: self.error.as_bytes(),
+        };
+        fields.write_csv(out, extra);
     }
 }
+
+/// The row of a valid puzzle as `solve` has it in hand: grids as [`Grid`]s, not text
+/// yet. Written, it is byte for byte the [`SolveRow`] it stands for ([`Self::to_row`]),
+/// without the detour through text: the grids are rendered straight into the output
+/// line, with no `str` to build and check for each of them, and the clues are counted
+/// here. This is the hot path of `solve`'s output, once per puzzle.
+#[derive(Debug, Clone, Copy)]
+pub struct SolvedRow<'a> {
+    /// The input's display name (`-` for standard input).
+    pub file: &'a str,
+    /// 1-based line where the record starts in its file.
+    pub line: u64,
+    /// The puzzle.
+    pub puzzle: &'a Grid,
+    /// The verdict (never [`Status::Invalid`]: an invalid record has no grid).
+    pub status: Status,
+    /// Solutions found, capped at the limit.
+    pub solutions: u64,
+    /// Branch decisions the solver made.
+    pub guesses: u64,
+    /// Time spent in the solver for this puzzle, in nanoseconds.
+    pub time_ns: u64,
+    /// The solution written in this row, if any.
+    pub solution: Option<&'a Grid>,
+}
+
+impl SolvedRow<'_> {
+    /// Append this row as one CSV line, then the `extra` fields: the same bytes as
+    /// [`SolveRow::write_csv`] of [`Self::to_row`].
+    pub fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
+        self.fields(Text::Free(self.file.as_bytes()))
+            .write_csv(out, extra);
+    }
+
+    /// Like [`Self::write_csv`], with the `file` column given as it is written:
+    /// `self.file` already made a CSV field by [`push_field`]. A writer makes it once
+    /// per input instead of checking the same name for quoting on every row.
+    pub fn write_csv_with_file<S: AsRef<[u8]>>(
+        &self,
+        out: &mut Vec<u8>,
+        file_field: &[u8],
+        extra: impl IntoIterator<Item = S>,
+    ) {
+        self.fields(Text::Plain(file_field)).write_csv(out, extra);
+    }
+
+    #[inline]
+    fn fields<'f>(&'f self, file: Text<'f>) -> Fields<'f> {
+        Fields {
+            file,
+            line: self.line,
+            puzzle: Text::Grid(self.puzzle),
+            status: self.status,
+            counts: [
+                self.solutions,
+                self.puzzle.clues() as u64,
+                self.guesses,
+                self.time_ns,
+            ],
+            solution: self.solution.map_or(Text::Plain(b""), Text::Grid),
+            error: b"",
+        }
+    }
+
+    /// The same row as a [`SolveRow`] (for the other output formats), its grids as
+    /// text.
+    pub fn to_row(&self) -> SolveRow<'_> {
+        SolveRow {
+            file: Cow::Borrowed(self.file),
+            line: self.line,
+            puzzle: Cow::Owned(self.puzzle.to_line()),
+            status: self.status,
+            solutions: self.solutions,
+            clues: self.puzzle.clues() as u64,
+            guesses: self.guesses,
+            time_ns: self.time_ns,
+            solution: Cow::Owned(self.solution.map(Grid::to_line).unwrap_or_default()),
+            error: Cow::Borrowed(""),
+        }
+    }
+}
+
+/// One text field of a row, by what writing it takes.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    /// Free text: quoted if it needs to be.
+    Free(&'a [u8]),
+    /// Text known never to need quoting (a normalised grid line, or empty).
+    Plain(&'a [u8]),
+    /// A grid, written as its 81-character line.
+    Grid(&'a Grid),
+}
+
+/// The columns of [`SOLVE_COLUMNS`] ready to be written: the one place that lays a
+/// row out, for [`SolveRow`] and [`SolvedRow`] alike.
+struct Fields<'a> {
+    file: Text<'a>,
+    line: u64,
+    puzzle: Text<'a>,
+    status: Status,
+    /// `solutions`, `clues`, `guesses`, `time_ns`.
+    counts: [u64; 4],
+    solution: Text<'a>,
+    error: &'a [u8],
+}
+
+impl Fields<'_> {
+    #[inline]
+    fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
+        let mut row = RowBuf::new(out);
+        row.text(self.file);
+        row.byte(b',');
+        row.number(self.line);
+        row.byte(b',');
+        row.text(self.puzzle);
+        row.byte(b',');
+        row.status(self.status);
+        for n in self.counts {
+            row.byte(b',');
+            row.number(n);
+        }
+        row.byte(b',');
+        row.text(self.solution);
+        row.byte(b',');
+        row.text(Text::Free(self.error));
+        for field in extra {
+            row.byte(b',');
+            row.text(Text::Free(field.as_ref()));
+        }
+        row.byte(b'\n');
+        row.flush();
+    }
+}
+
+/// Bytes a [`RowBuf`] gathers before it appends them.
+const ROW_BUF: usize = 256;
+
+/// A row being appended to `out`, its short fields (numbers, the status, grids,
+/// separators) gathered in a stack buffer and appended with one copy per run of them.
+///
+/// `solve` writes a row per puzzle. Through a `Vec`, each of a row's twenty-odd pieces
+/// costs a capacity check and a length update, and each piece of variable length a
+/// call to `memcpy` for a few bytes; here they are stores into an array, fixed-size
+/// copies, and digits written in place, two per division. Only other text (quoted if
+/// need be) goes to `out` directly, after what is gathered so far.
+struct RowBuf<'o> {
+    out: &'o mut Vec<u8>,
+    buf: [u8; ROW_BUF],
+    len: usize,
+}
+
+impl<'o> RowBuf<'o> {
+    #[inline(always)]
+    fn new(out: &'o mut Vec<u8>) -> Self {
+        RowBuf {
+            out,
+            buf: [0; ROW_BUF],
+            len: 0,
+        }
+    }
+
+    /// Append what is gathered to `out`.
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.buf[..self.len]);
+        self.len = 0;
+    }
+
+    /// Make room for `n` more bytes (`n <= ROW_BUF`).
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        if self.len + n > ROW_BUF {
+            self.flush();
+        }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.room(1);
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// The decimal text of `v`. Its digits are made from the end, two per division,
+    /// into the first half of a scratch array; the 20 bytes from the first digit on are
+    /// copied at once (a fixed-size copy, whatever the number's length), and the
+    /// length is counted up to the last digit.
+    #[inline(always)]
+    fn number(&mut self, mut v: u64) {
+        const MAX: usize = 20; // digits of u64::MAX
+        self.room(MAX);
+        let mut scratch = [0u8; 2 * MAX];
+        let mut i = MAX;
+        while v >= 100 {
+            let pair = 2 * (v % 100) as usize;
+            v /= 100;
+            i -= 2;
+            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if v >= 10 {
+            let pair = 2 * v as usize;
+            i -= 2;
+            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            i -= 1;
+            scratch[i] = b'0' + v as u8;
+        }
+        self.buf[self.len..self.len + MAX].copy_from_slice(&scratch[i..i + MAX]);
+        self.len += MAX - i;
+    }
+
+    /// The name of `status`, copied at a fixed size from [`STATUS_NAMES`].
+    #[inline(always)]
+    fn status(&mut self, status: Status) {
+        let (name, len) = &STATUS_NAMES[status as usize];
+        self.room(name.len());
+        self.buf[self.len..self.len + name.len()].copy_from_slice(name);
+        self.len += len;
+    }
+
+    #[inline(always)]
+    fn text(&mut self, text: Text<'_>) {
+        match text {
+            Text::Grid(grid) => {
+                self.room(CELLS);
+                let line: &mut [u8; CELLS] = (&mut self.buf[self.len..self.len + CELLS])
+                    .try_into()
+                    .expect("a slice of CELLS bytes");
+                grid.write_line(line);
+                self.len += CELLS;
+            }
+            Text::Plain(text) | Text::Free(text) if text.is_empty() => {}
+            Text::Plain(text) => {
+                self.flush();
+                self.out.extend_from_slice(text);
+            }
+            Text::Free(text) => {
+                self.flush();
+                push_field(self.out, text);
+            }
+        }
+    }
+}
+
+/// Each status's name, by `Status as usize` (the order of [`Status::ALL`]), padded to a
+/// fixed size, and its length.
+static STATUS_NAMES: [([u8; 10], usize); 5] = {
+    let mut t = [([0u8; 10], 0); 5];
+    let mut i = 0;
+    while i < Status::ALL.len() {
+        let name = Status::ALL[i].as_str().as_bytes();
+        let mut j = 0;
+        while j < name.len() {
+            t[i].0[j] = name[j];
+            j += 1;
+        }
+        t[i].1 = name.len();
+        i += 1;
+    }
+    t
+};
 
 /// Append one CSV field, quoted (with inner quotes doubled) when it holds a comma, a
 /// quote or a line break, as the csv crate does by default.
 pub fn push_field(out: &mut Vec<u8>, field: &[u8]) {
-    if field
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
+    if needs_quotes(field) {
         out.push(b'"');
         for &b in field {
             if b == b'"' {
@@ -175,25 +423,33 @@ pub fn push_field(out: &mut Vec<u8>, field: &[u8]) {
     }
 }
 
-/// A stack buffer for formatting integers.
-#[derive(Default)]
-struct NumBuf {
-    buf: [u8; 20],
-}
-
-impl NumBuf {
-    fn format(&mut self, mut v: u64) -> &[u8] {
-        let mut i = self.buf.len();
-        loop {
-            i -= 1;
-            self.buf[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                return &self.buf[i..];
-            }
+/// Whether a field holds a comma, a quote or a line break. Every row's file name goes
+/// through here, so it is checked 16 bytes at a time (fixed lanes folded with `|`, no
+/// early exit: a shape the compiler turns into SIMD compares).
+#[inline]
+fn needs_quotes(field: &[u8]) -> bool {
+    let special = |b: u8| (b == b',') | (b == b'"') | (b == b'\n') | (b == b'\r');
+    let mut lanes = [false; 16];
+    let mut chunks = field.chunks_exact(16);
+    for chunk in &mut chunks {
+        for (lane, &b) in lanes.iter_mut().zip(chunk) {
+            *lane |= special(b);
         }
     }
+    lanes.iter().fold(false, |a, &b| a | b) || chunks.remainder().iter().any(|&b| special(b))
 }
+
+/// The two-digit numbers `00` to `99`, as text, one after another.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -250,6 +506,82 @@ mod tests {
         let back: SolveRow = rec.deserialize(Some(&headers)).unwrap();
         assert_eq!(back, awkward);
         assert!(records.next().is_none());
+    }
+
+    #[test]
+    fn numbers_statuses_and_quoting_match_std_and_csv() {
+        let mut values = vec![0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, u64::MAX];
+        values.extend((0..64).map(|k| 1u64 << k));
+        values.extend((1..20).map(|k| 10u64.pow(k) - 1));
+        // Numbers and statuses, the gathered buffer flushed in their middle too.
+        for start in [0, ROW_BUF - 25, ROW_BUF - 3] {
+            for v in &values {
+                let mut text = Vec::new();
+                let mut row = RowBuf::new(&mut text);
+                row.len = start;
+                row.number(*v);
+                row.flush();
+                assert_eq!(&text[start..], v.to_string().as_bytes(), "{v}");
+            }
+            for (i, status) in Status::ALL.into_iter().enumerate() {
+                assert_eq!(status as usize, i);
+                let mut text = Vec::new();
+                let mut row = RowBuf::new(&mut text);
+                row.len = start;
+                row.status(status);
+                row.flush();
+                assert_eq!(&text[start..], status.as_str().as_bytes());
+            }
+        }
+        for text in [
+            "",
+            "a",
+            "a,b",
+            "x\"",
+            "0123456789abcdef",
+            "0123456789abcdef,",
+        ] {
+            for pad in [0, 15, 16, 17, 40] {
+                let field = format!("{}{text}", "p".repeat(pad));
+                let mut by_csv = csv::Writer::from_writer(Vec::new());
+                // A second field, since csv quotes a lone empty field (`""`).
+                by_csv.write_record([field.as_str(), "z"]).unwrap();
+                let mut by_hand = Vec::new();
+                push_field(&mut by_hand, field.as_bytes());
+                by_hand.extend_from_slice(b",z\n");
+                assert_eq!(by_hand, by_csv.into_inner().unwrap(), "{field:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn solved_rows_write_the_bytes_of_their_solve_rows() {
+        let puzzle: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        let solution = crate::solve(&puzzle, 1).first.unwrap();
+        for (file, solution) in [("x.txt", Some(&solution)), ("a, \"b\".txt", None)] {
+            let solved = SolvedRow {
+                file,
+                line: 1_234_567,
+                puzzle: &puzzle,
+                status: Status::Unique,
+                solutions: 1,
+                guesses: 56,
+                time_ns: 98_765,
+                solution,
+            };
+            let (mut fast, mut text) = (Vec::new(), Vec::new());
+            solved.write_csv(&mut fast, ["k1", "k,2"]);
+            solved.to_row().write_csv(&mut text, ["k1", "k,2"]);
+            let text = String::from_utf8(text).unwrap();
+            assert_eq!(String::from_utf8(fast).unwrap(), text);
+            let (mut field, mut given) = (Vec::new(), Vec::new());
+            push_field(&mut field, file.as_bytes());
+            solved.write_csv_with_file(&mut given, &field, ["k1", "k,2"]);
+            assert_eq!(String::from_utf8(given).unwrap(), text);
+        }
     }
 
     #[test]

@@ -16,10 +16,10 @@ use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
 use crate::cmd::dataset::{Driver, Item, Source, Summary, BATCH_SIZE};
-use crate::grid::{Grid, InvalidPuzzle, CELLS};
+use crate::grid::{Grid, InvalidPuzzle};
 use crate::output::{self, human_ns, OutputFormat, SolveWriter};
 use crate::progress::{human_rate, rate, Progress};
-use crate::record::{SolveRow, Status};
+use crate::record::{SolveRow, SolvedRow, Status};
 use crate::solver::Solver;
 use crate::stats::Histogram;
 
@@ -302,8 +302,6 @@ fn write_rows<'k, W: std::io::Write>(
     solved: &Solved,
     kept: impl Iterator<Item = &'k str> + Clone,
 ) -> std::io::Result<()> {
-    let mut puzzle_line = [0u8; CELLS];
-    let mut solution_line = [0u8; CELLS];
     match solved {
         Solved::Invalid(reason) => {
             tally.count(Status::Invalid);
@@ -332,42 +330,29 @@ fn write_rows<'k, W: std::io::Write>(
             let status = Status::from_count(*solutions, first_only);
             tally.count(status);
             tally.times.record(*time_ns);
-            puzzle.write_line(&mut puzzle_line);
-            let mut row = SolveRow {
-                file: Cow::Borrowed(&source.name),
+            let row = SolvedRow {
+                file: &source.name,
                 line: item.record.line,
-                puzzle: Cow::Borrowed(ascii(&puzzle_line)),
+                puzzle,
                 status,
                 solutions: *solutions,
-                clues: puzzle.clues() as u64,
                 guesses: *guesses,
                 time_ns: *time_ns,
-                solution: Cow::Borrowed(""),
-                error: Cow::Borrowed(""),
+                solution: first.as_ref(),
             };
             if all.is_empty() {
-                if let Some(solution) = first {
-                    solution.write_line(&mut solution_line);
-                    row.solution = Cow::Borrowed(ascii(&solution_line));
-                }
-                return writer.write(&row, kept);
+                return writer.write_solved(&row, kept);
             }
             for solution in all {
-                solution.write_line(&mut solution_line);
-                let one = SolveRow {
-                    solution: Cow::Borrowed(ascii(&solution_line)),
-                    ..row.clone()
+                let one = SolvedRow {
+                    solution: Some(solution),
+                    ..row
                 };
-                writer.write(&one, kept.clone())?;
+                writer.write_solved(&one, kept.clone())?;
             }
             Ok(())
         }
     }
-}
-
-/// The text of a grid line (always ASCII: digits and `.`).
-fn ascii(line: &[u8; CELLS]) -> &str {
-    std::str::from_utf8(line).unwrap_or("")
 }
 
 /// The end-of-run summary for stderr.

@@ -167,18 +167,16 @@ impl State {
         Grid::from_cells(cells).expect("digits are 1..=9")
     }
 
-    /// Put `digit` in `cell` of `band`: it leaves the cell's row and box, and the other
-    /// digits leave the cell. Its column in the other bands follows when the slot is
-    /// examined. The caller knows the candidate is present.
+    /// Put `digit` in `cell` of `band`: it leaves the cell's row and box. The rest
+    /// follows when the slot is examined, which it is made to be: the cell, now alone
+    /// in its row and box, is found placed there (the other digits leave it, it stops
+    /// being open), and the column follows in the other bands. The caller knows the
+    /// candidate is present.
     #[inline(always)]
     pub fn assign(&mut self, digit: usize, band: usize, cell: usize) {
-        let bit = 1u32 << cell;
-        for other in 0..9 {
-            self.cand[slot(other, band)] &= !bit;
-        }
         let k = slot(digit, band);
-        self.cand[k] = (self.cand[k] & !BAND_PEERS[cell]) | bit;
-        self.unsolved_cells[band] &= !bit;
+        self.cand[k] = (self.cand[k] & !BAND_PEERS[cell]) | 1 << cell;
+        self.seen[k] = u32::MAX;
     }
 
     /// Remove one candidate (the other side of a branch).

@@ -340,9 +340,19 @@ impl State {
     /// and not solved.
     #[inline(always)]
     pub fn choose_branch(&self, scored: bool) -> Branch {
+        if !scored {
+            for band in 0..3 {
+                let pairs = self.pairs[band];
+                if pairs != 0 {
+                    let cell = pairs.trailing_zeros() as usize;
+                    let digits = self.digits_at(band, cell);
+                    return Branch { band, cell, digits };
+                }
+            }
+        }
         // Score at most this many pair cells: the first few score nearly as well as all.
         const SCORED: u32 = 8;
-        let mut budget = if scored { SCORED } else { 1 };
+        let mut budget = SCORED;
         let mut best: Option<(u32, Branch)> = None;
         for band in 0..3 {
             let all = self.pairs[band];

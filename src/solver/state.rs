@@ -353,37 +353,27 @@ impl State {
         // Score at most this many pair cells: the first few score nearly as well as all.
         const SCORED: u32 = 8;
         let mut budget = SCORED;
-        let mut best: Option<(u32, Branch)> = None;
+        // The best so far, kept with selects rather than branches: which cell scores
+        // best is close to a coin toss, and a mispredicted branch costs more.
+        let (mut best_score, mut best) = (
+            -1i32,
+            Branch {
+                band: 0,
+                cell: 0,
+                digits: 0,
+            },
+        );
         for band in 0..3 {
-            let all = self.pairs[band];
-            if all == 0 || budget == 0 {
-                continue;
-            }
-            // Keep the first `budget` pair cells of the band.
-            let (mut pairs, mut rest) = (0, all);
-            while rest != 0 && budget != 0 {
-                pairs |= rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                budget -= 1;
-            }
-            // The two digits of every kept pair cell, gathered digit by digit.
-            let mut digits = [0u16; 27];
-            for digit in 0..9 {
-                let mut m = self.cand[slot(digit, band)] & pairs;
-                while m != 0 {
-                    digits[m.trailing_zeros() as usize] |= 1 << digit;
-                    m &= m - 1;
-                }
-            }
             let (o1, o2) = ((band + 1) % 3, (band + 2) % 3);
-            let mut m = pairs;
-            while m != 0 {
-                let cell = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let ds = digits[cell] as u32;
+            let mut pairs = self.pairs[band];
+            while pairs != 0 && budget != 0 {
+                let cell = pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                budget -= 1;
+                let digits = self.digits_at(band, cell);
                 let (d1, d2) = (
-                    ds.trailing_zeros() as usize,
-                    31 - ds.leading_zeros() as usize,
+                    digits.trailing_zeros() as usize,
+                    31 - digits.leading_zeros() as usize,
                 );
                 let column = COLUMN[cell % 9];
                 let score = ((self.cand[slot(d1, band)] | self.cand[slot(d2, band)])
@@ -391,20 +381,17 @@ impl State {
                     .count_ones()
                     + ((self.cand[slot(d1, o1)] | self.cand[slot(d2, o1)]) & column).count_ones()
                     + ((self.cand[slot(d1, o2)] | self.cand[slot(d2, o2)]) & column).count_ones();
-                if best.is_none_or(|(s, _)| score > s) {
-                    best = Some((
-                        score,
-                        Branch {
-                            band,
-                            cell,
-                            digits: ds,
-                        },
-                    ));
-                }
+                let better = score as i32 > best_score;
+                best_score = if better { score as i32 } else { best_score };
+                best = if better {
+                    Branch { band, cell, digits }
+                } else {
+                    best
+                };
             }
         }
-        if let Some((_, branch)) = best {
-            return branch;
+        if best_score >= 0 {
+            return best;
         }
         let mut best: Option<Branch> = None;
         for band in 0..3 {

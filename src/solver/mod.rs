@@ -7,11 +7,11 @@
 //!
 //! How it works: candidates are kept per digit and per band of three rows (see
 //! `state.rs`), which lets one table lookup do the row/box reasoning of a digit in a
-//! band. Propagation places naked singles and hidden singles in rows, boxes and columns;
-//! when it stalls, the search branches on the most constrained open cell (a cell with
-//! two candidates; once a puzzle has needed a few guesses, the one whose digits cover
-//! the most peers), trying its lowest digit
-//! and keeping the other branch ("the other digit", or "not that digit" for a cell with
+//! band. Propagation places naked singles and hidden singles in rows and boxes, and
+//! claims columns at the givens and in searches that turned out hard; when it stalls,
+//! the search branches on the most constrained open cell (a cell with two candidates;
+//! once a puzzle has needed a few guesses, the one whose digits cover the most peers),
+//! trying its lowest digit and keeping the other branch ("the other digit", or "not that digit" for a cell with
 //! more) on an explicit stack, so enumeration can stop and resume at every solution.
 //! Count-only searches finish positions with few open cells by a plain depth-first
 //! search (`tail.rs`).

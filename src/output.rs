@@ -45,12 +45,14 @@ pub enum OutputFormat {
 
 /// Writes `solve` rows in the chosen format.
 pub enum SolveWriter<W: Write> {
-    /// CSV rows ([`SOLVE_COLUMNS`] then the `--keep` columns), each built in `row`.
+    /// CSV rows ([`SOLVE_COLUMNS`] then the `--keep` columns), built straight into
+    /// `pending` and handed to `out` once 256 KiB have gathered (and on
+    /// [`SolveWriter::flush`]).
     Csv {
         /// The (buffered) sink.
         out: W,
-        /// The row being built, reused from row to row.
-        row: Vec<u8>,
+        /// Rows written but not yet handed to `out`.
+        pending: Vec<u8>,
         /// The file name of the last [`SolvedRow`] and its `file` field as written
         /// (quoted if need be), made once per input rather than once per row.
         file: (String, Vec<u8>),
@@ -60,13 +62,13 @@ pub enum SolveWriter<W: Write> {
 }
 
 impl<W: Write> SolveWriter<W> {
-    /// A writer over `out`; for CSV the header row is written at once, with
+    /// A writer over `out`; for CSV the header row is written at once (gathered with
+    /// the rows, like them handed to `out` by [`Self::flush`] at the latest), with
     /// `keep` column names after the fixed ones.
     pub fn new(format: OutputFormat, out: W, keep: &[String]) -> io::Result<SolveWriter<W>> {
         Ok(match format {
             OutputFormat::Csv => {
-                let mut out = out;
-                let mut row = Vec::with_capacity(512);
+                let mut row = Vec::with_capacity(PENDING + 512);
                 let names = SOLVE_COLUMNS
                     .iter()
                     .copied()
@@ -78,10 +80,9 @@ impl<W: Write> SolveWriter<W> {
                     push_field(&mut row, name.as_bytes());
                 }
                 row.push(b'\n');
-                out.write_all(&row)?;
                 SolveWriter::Csv {
                     out,
-                    row,
+                    pending: row,
                     file: Default::default(),
                 }
             }
@@ -96,10 +97,9 @@ impl<W: Write> SolveWriter<W> {
         keep: impl IntoIterator<Item = S>,
     ) -> io::Result<()> {
         match self {
-            SolveWriter::Csv { out, row: buf, .. } => {
-                buf.clear();
-                row.write_csv(buf, keep);
-                out.write_all(buf)
+            SolveWriter::Csv { out, pending, .. } => {
+                row.write_csv(pending, keep);
+                hand_over_full(out, pending)
             }
             SolveWriter::Grid(out) => write_grid_row(out, row),
         }
@@ -115,7 +115,7 @@ impl<W: Write> SolveWriter<W> {
         match self {
             SolveWriter::Csv {
                 out,
-                row: buf,
+                pending,
                 file: (name, field),
             } => {
                 if row.file != name.as_str() {
@@ -124,21 +124,45 @@ impl<W: Write> SolveWriter<W> {
                     field.clear();
                     push_field(field, row.file.as_bytes());
                 }
-                buf.clear();
-                row.write_csv_with_file(buf, field, keep);
-                out.write_all(buf)
+                row.write_csv_with_file(pending, field, keep);
+                hand_over_full(out, pending)
             }
             SolveWriter::Grid(out) => write_grid_row(out, &row.to_row()),
         }
     }
 
-    /// Flush everything written so far to the underlying sink and flush it.
+    /// Hand everything written so far to the underlying sink and flush it. Rows reach
+    /// the sink only through here or once 256 KiB have gathered: call it
+    /// before dropping the writer.
     pub fn flush(&mut self) -> io::Result<()> {
         match self {
-            SolveWriter::Csv { out, .. } => out.flush(),
+            SolveWriter::Csv { out, pending, .. } => {
+                out.write_all(pending)?;
+                pending.clear();
+                out.flush()
+            }
             SolveWriter::Grid(out) => out.flush(),
         }
     }
+}
+
+/// Bytes of CSV rows a [`SolveWriter`] gathers before it hands them to its sink.
+///
+/// Rows are written straight into this buffer: handing each row over on its own would
+/// copy it a second time (into the `BufWriter`) and cost a `write_all` call per row.
+/// At [`BUFFER`] bytes, a hand-over to the [`Sink`] goes past its buffer straight to
+/// the file (a `BufWriter` does not copy writes at least as large as its capacity), so
+/// the rows are not copied again at all.
+const PENDING: usize = BUFFER;
+
+/// Hand `pending` over to `out` once it holds [`PENDING`] bytes or more.
+#[inline]
+fn hand_over_full(out: &mut impl Write, pending: &mut Vec<u8>) -> io::Result<()> {
+    if pending.len() >= PENDING {
+        out.write_all(pending)?;
+        pending.clear();
+    }
+    Ok(())
 }
 
 /// A record's header line, then the puzzle and its solution side by side as boxed grids
@@ -222,6 +246,7 @@ mod tests {
         let mut w = SolveWriter::new(OutputFormat::Csv, Vec::new(), &["id".to_string()]).unwrap();
         w.write(&row(PUZZLE, "", Status::Unsolvable, ""), ["7"])
             .unwrap();
+        w.flush().unwrap();
         let SolveWriter::Csv { out, .. } = w else {
             unreachable!()
         };

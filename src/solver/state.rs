@@ -1,6 +1,6 @@
 //! The candidate state of one position and its propagation.
 //!
-//! Candidates are kept per digit and band: `cand[band * 9 + digit]` is a 27-bit mask of
+//! Candidates are kept per digit and band: `cand[digit * 3 + band]` is a 27-bit mask of
 //! the band's cells where the digit may still go (see [`super::tables`]). In this layout
 //! a digit's whole situation in a band is one word, so the reasoning about it is a few
 //! table lookups instead of loops over houses:
@@ -26,30 +26,20 @@ use super::tables::{
 };
 use crate::grid::{Grid, CELLS};
 
-/// Slot index of a digit (0-based) in a band. A band's nine digits are side by side,
-/// so that what happens to all of them at once (a cell placed, naked singles) works on
-/// contiguous words.
+/// Slot index of a digit (0-based) in a band.
 #[inline(always)]
 fn slot(digit: usize, band: usize) -> usize {
-    band * 9 + digit
-}
-
-/// The band of a slot.
-#[inline(always)]
-fn band_of(k: usize) -> usize {
-    k / 9
-}
-
-/// The digit (0-based) of a slot.
-#[inline(always)]
-fn digit_of(k: usize) -> usize {
-    k % 9
+    digit * 3 + band
 }
 
 /// The same digit's slots in the other two bands.
 #[inline(always)]
 fn other_bands(k: usize) -> (usize, usize) {
-    ((k + 9) % 27, (k + 18) % 27)
+    match k % 3 {
+        0 => (k + 1, k + 2),
+        1 => (k - 1, k + 1),
+        _ => (k - 2, k - 1),
+    }
 }
 
 /// The columns a band word has candidates in (9 bits).
@@ -150,13 +140,14 @@ impl State {
             pairs: [0; 3],
         };
         for digit in 0..9 {
+            let k = slot(digit, 0);
             let columns = [
-                fold_columns(given[slot(digit, 0)]),
-                fold_columns(given[slot(digit, 1)]),
-                fold_columns(given[slot(digit, 2)]),
+                fold_columns(given[k]),
+                fold_columns(given[k + 1]),
+                fold_columns(given[k + 2]),
             ];
             for band in 0..3 {
-                let g = given[slot(digit, band)];
+                let g = given[k + band];
                 let mut peers = 0;
                 let mut m = g;
                 while m != 0 {
@@ -168,7 +159,7 @@ impl State {
                 if (peers | column_givens) & g != 0 {
                     return Err(Dead);
                 }
-                s.cand[slot(digit, band)] = (BAND & !filled[band] & !peers & !column_givens) | g;
+                s.cand[k + band] = (BAND & !filled[band] & !peers & !column_givens) | g;
             }
         }
         Ok(s)
@@ -208,7 +199,7 @@ impl State {
         // any bit index, so that no step needs a bounds check.
         let mut cells = [0u8; CELLS + 32];
         for (k, &word) in self.cand.iter().enumerate() {
-            let (value, base) = (digit_of(k) as u8 + 1, band_of(k) * 27);
+            let (value, base) = (k as u8 / 3 + 1, (k % 3) * 27);
             debug_assert_eq!(word.count_ones(), 3, "a solved slot");
             let mut m = word;
             for _ in 0..3 {
@@ -286,7 +277,7 @@ impl State {
     #[inline(always)]
     fn settle_slot<const K: usize>(&mut self) -> Result<(), Dead> {
         let k = K;
-        self.claim_digits |= 1 << digit_of(K);
+        self.claim_digits |= 1 << (K / 3);
         let a = self.cand[k];
         let map = SEGMENTS[(a & 0x1FF) as usize] as usize
             | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3
@@ -303,16 +294,17 @@ impl State {
         self.cand[b1] &= keep;
         self.cand[b2] &= keep;
         let placed = SEGMENT_CELLS[(FORCED[map] & ONE_COLUMN_SEGMENTS[cols as usize]) as usize] & a;
-        // Placed cells leave the other digits: clear them from the band's nine words
-        // (side by side, so a few vector operations) and put this digit's word back.
-        // Done whether or not anything is newly placed: that costs less than a branch
-        // that is hard to predict.
-        let band = band_of(k);
+        // Placed cells leave the other digits. Done whether or not anything is newly
+        // placed: eight masked stores cost less than a branch that is hard to predict.
+        let band = k % 3;
         self.unsolved_cells[band] &= !placed;
-        for word in &mut self.cand[slot(0, band)..slot(0, band) + 9] {
-            *word &= !placed;
+        let mut other = band;
+        while other < 27 {
+            if other != k {
+                self.cand[other] &= !placed;
+            }
+            other += 3;
         }
-        self.cand[k] = a;
         Ok(())
     }
 
@@ -366,8 +358,8 @@ impl State {
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let (k0, k1, k2) = (slot(digit, 0), slot(digit, 1), slot(digit, 2));
-            let (a0, a1, a2) = (self.cand[k0], self.cand[k1], self.cand[k2]);
+            let k = slot(digit, 0);
+            let (a0, a1, a2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
             let (p0, p1, p2) = (fold_columns(a0), fold_columns(a1), fold_columns(a2));
             if p0 | p1 | p2 != 0x1FF {
                 return Err(Dead);
@@ -376,9 +368,9 @@ impl State {
             let n1 = a1 & OWN_COLUMNS_KEEP[(p1 & !(p0 | p2)) as usize];
             let n2 = a2 & OWN_COLUMNS_KEEP[(p2 & !(p0 | p1)) as usize];
             changed |= (n0 != a0) | (n1 != a1) | (n2 != a2);
-            self.cand[k0] = n0;
-            self.cand[k1] = n1;
-            self.cand[k2] = n2;
+            self.cand[k] = n0;
+            self.cand[k + 1] = n1;
+            self.cand[k + 2] = n2;
         }
         Ok(changed)
     }

@@ -14,11 +14,16 @@
 
 use rayon::prelude::*;
 
+/// Size of the first batch of a parallel run; see [`ordered_map`].
+pub const FIRST_BATCH: usize = 256;
+
 /// Map every item produced by `fill` through `work` in parallel and hand the results to
 /// `drain` in input order, batch by batch.
 ///
-/// - `fill(batch)` refills `batch` with up to `batch_size` next items (it holds an old
-///   batch whose allocations may be reused); it leaves it empty at the end of input.
+/// - `fill(batch, n)` refills `batch` with up to `n` next items (it holds an old batch
+///   whose allocations may be reused); it leaves it empty at the end of input. `n` is
+///   at most `batch_size`: on several threads the first batches are smaller (see
+///   [`FIRST_BATCH`]).
 /// - `init` makes per-worker scratch state (e.g. a solver) handed to `work`.
 /// - `drain(items, results)` receives each batch with its results, in order.
 ///
@@ -26,7 +31,7 @@ use rayon::prelude::*;
 /// drained stay drained.
 pub fn ordered_map<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E> + Send,
+    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E> + Send,
     init: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, &I) -> O + Sync + Send,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E> + Send,
@@ -46,14 +51,19 @@ where
     // The batch mapped last round, waiting to be drained.
     let mut done: Vec<I> = Vec::with_capacity(batch_size);
     let mut done_results: Vec<O> = Vec::with_capacity(batch_size);
-    fill(&mut current)?;
+    // The first batch is read before any work can start, so it is small, and each next
+    // one doubles until `batch_size`: the workers start sooner, at the cost of a few
+    // more rounds at the start only.
+    let mut size = FIRST_BATCH.min(batch_size);
+    fill(&mut current, size)?;
     while !current.is_empty() {
+        size = (size * 2).min(batch_size);
         let (io, ()) = rayon::join(
             || {
                 if !done.is_empty() {
                     drain(&done, &done_results)?;
                 }
-                fill(&mut next)
+                fill(&mut next, size)
             },
             || {
                 current
@@ -78,7 +88,7 @@ where
 /// [`ordered_map`] on one thread: read, map and drain each batch in turn.
 fn ordered_map_in_turn<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E>,
+    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E>,
     init: impl Fn() -> S,
     work: impl Fn(&mut S, &I) -> O,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E>,
@@ -87,7 +97,7 @@ fn ordered_map_in_turn<I, O, S, E>(
     let mut results: Vec<O> = Vec::with_capacity(batch_size);
     let mut scratch = init();
     loop {
-        fill(&mut items)?;
+        fill(&mut items, batch_size)?;
         if items.is_empty() {
             return Ok(());
         }
@@ -111,9 +121,10 @@ mod tests {
         pool.install(|| {
             ordered_map(
                 batch,
-                |b: &mut Vec<usize>| -> Result<(), ()> {
+                |b: &mut Vec<usize>, n| -> Result<(), ()> {
+                    assert!(n <= batch);
                     b.clear();
-                    while b.len() < batch && next < total {
+                    while b.len() < n && next < total {
                         b.push(next);
                         next += 1;
                     }
@@ -159,7 +170,7 @@ mod tests {
         let mut n = 0;
         let r = ordered_map(
             2,
-            |b: &mut Vec<u32>| -> Result<(), &str> {
+            |b: &mut Vec<u32>, _| -> Result<(), &str> {
                 b.clear();
                 if n < 100 {
                     b.extend([n, n + 1]);

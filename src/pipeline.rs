@@ -14,16 +14,11 @@
 
 use rayon::prelude::*;
 
-/// Size of the first batch of a parallel run; see [`ordered_map`].
-pub const FIRST_BATCH: usize = 256;
-
 /// Map every item produced by `fill` through `work` in parallel and hand the results to
 /// `drain` in input order, batch by batch.
 ///
-/// - `fill(batch, n)` refills `batch` with up to `n` next items (it holds an old batch
-///   whose allocations may be reused); it leaves it empty at the end of input. `n` is
-///   at most `batch_size`: on several threads the first batches are smaller (see
-///   [`FIRST_BATCH`]).
+/// - `fill(batch)` refills `batch` with up to `batch_size` next items (it holds an old
+///   batch whose allocations may be reused); it leaves it empty at the end of input.
 /// - `init` makes per-worker scratch state (e.g. a solver) handed to `work`.
 /// - `drain(items, results)` receives each batch with its results, in order.
 ///
@@ -31,7 +26,7 @@ pub const FIRST_BATCH: usize = 256;
 /// drained stay drained.
 pub fn ordered_map<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E> + Send,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E> + Send,
     init: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, &I) -> O + Sync + Send,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E> + Send,
@@ -51,19 +46,14 @@ where
     // The batch mapped last round, waiting to be drained.
     let mut done: Vec<I> = Vec::with_capacity(batch_size);
     let mut done_results: Vec<O> = Vec::with_capacity(batch_size);
-    // The first batch is read before any work can start, so it is small, and each next
-    // one doubles until `batch_size`: the workers start sooner, at the cost of a few
-    // more rounds at the start only.
-    let mut size = FIRST_BATCH.min(batch_size);
-    fill(&mut current, size)?;
+    fill(&mut current)?;
     while !current.is_empty() {
-        size = (size * 2).min(batch_size);
         let (io, ()) = rayon::join(
             || {
                 if !done.is_empty() {
                     drain(&done, &done_results)?;
                 }
-                fill(&mut next, size)
+                fill(&mut next)
             },
             || {
                 current
@@ -88,7 +78,7 @@ where
 /// [`ordered_map`] on one thread: read, map and drain each batch in turn.
 fn ordered_map_in_turn<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E>,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E>,
     init: impl Fn() -> S,
     work: impl Fn(&mut S, &I) -> O,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E>,
@@ -97,7 +87,7 @@ fn ordered_map_in_turn<I, O, S, E>(
     let mut results: Vec<O> = Vec::with_capacity(batch_size);
     let mut scratch = init();
     loop {
-        fill(&mut items, batch_size)?;
+        fill(&mut items)?;
         if items.is_empty() {
             return Ok(());
         }
@@ -121,10 +111,9 @@ mod tests {
         pool.install(|| {
             ordered_map(
                 batch,
-                |b: &mut Vec<usize>, n| -> Result<(), ()> {
-                    assert!(n <= batch);
+                |b: &mut Vec<usize>| -> Result<(), ()> {
                     b.clear();
-                    while b.len() < n && next < total {
+                    while b.len() < batch && next < total {
                         b.push(next);
                         next += 1;
                     }
@@ -170,7 +159,7 @@ mod tests {
         let mut n = 0;
         let r = ordered_map(
             2,
-            |b: &mut Vec<u32>, _| -> Result<(), &str> {
+            |b: &mut Vec<u32>| -> Result<(), &str> {
                 b.clear();
                 if n < 100 {
                     b.extend([n, n + 1]);

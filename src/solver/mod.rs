@@ -11,8 +11,9 @@
 //! claims columns at the givens and in searches that turned out hard; when it stalls,
 //! the search branches on the most constrained open cell (a cell with two candidates;
 //! once a puzzle has needed a few guesses, the one whose digits cover the most peers),
-//! trying its lowest digit and keeping the other branch ("the other digit", or "not that digit" for a cell with
-//! more) on an explicit stack, so enumeration can stop and resume at every solution.
+//! trying its lowest digit and keeping the other branch ("the other digit", or "not
+//! that digit" for a cell with more) on an explicit stack, so enumeration can stop and
+//! resume at every solution.
 //! Count-only searches finish positions with few open cells by a plain depth-first
 //! search (`tail.rs`).
 //!

@@ -172,7 +172,7 @@ impl State {
     }
 
     /// Number of cells without a digit yet.
-    #[inline]
+    #[inline(always)]
     pub fn open_cells(&self) -> u32 {
         self.unsolved_cells.iter().map(|m| m.count_ones()).sum()
     }
@@ -224,7 +224,7 @@ impl State {
     }
 
     /// Remove one candidate (the other side of a branch).
-    #[inline]
+    #[inline(always)]
     pub fn forbid(&mut self, digit: usize, band: usize, cell: usize) {
         self.cand[slot(digit, band)] &= !(1 << cell);
     }

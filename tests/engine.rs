@@ -358,6 +358,28 @@ fn a_blanked_band_has_as_many_solutions_as_the_reference_finds() {
 }
 
 #[test]
+fn counting_many_solutions_stops_exactly_at_the_limit() {
+    // The bottom band blank and a few cells above it too: thousands of solutions,
+    // which the count-only search takes a band at a time.
+    for base in [LUOGU_P1784.1, POJ_2676.1, LEETCODE_37.1] {
+        let mut puzzle = grid(base);
+        for cell in (54..81).chain([3, 14, 22, 30, 40, 47, 52]) {
+            puzzle.set(cell, 0);
+        }
+        let total = reference_count(&puzzle, 1_000_000);
+        assert!(total > 100, "{puzzle} has {total} solutions");
+        assert_eq!(count(&puzzle, u64::MAX).solutions, total, "{puzzle}");
+        for limit in [3, 7, total / 2, total - 1, total, total + 1] {
+            assert_eq!(
+                count(&puzzle, limit).solutions,
+                limit.min(total),
+                "limit {limit}: {puzzle}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_cell_with_no_candidate_has_no_solution() {
     // r1c1 sees 1..6 in its row, 7 and 8 in its box and 9 in its column, yet no two
     // givens conflict.

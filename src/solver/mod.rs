@@ -14,12 +14,14 @@
 //! trying its lowest digit and keeping the other branch ("the other digit", or "not
 //! that digit" for a cell with more) on an explicit stack, so enumeration can stop and
 //! resume at every solution.
-//! Count-only searches finish positions with few open cells by a plain depth-first
-//! search (`tail.rs`).
+//! Count-only searches that may count many solutions fill two bands first and count
+//! the ways to fill the third in closed form (`band.rs`); those that stop at one or
+//! two finish positions with few open cells by a plain depth-first search (`tail.rs`).
 //!
 //! Everything is deterministic and free of shared state: any number of threads may solve
 //! at once, each with its own [`Solver`].
 
+mod band;
 mod state;
 mod tables;
 mod tail;
@@ -34,6 +36,15 @@ use state::{Dead, State};
 /// two-candidate cell, and column claiming at the givens alone does nearly all that it
 /// does for them (on `puzzles7_serg_benchmark` it saves no guess at all after the root).
 const HARD_AFTER_GUESSES: u64 = 8;
+
+/// Count-only searches with at least this limit fill two bands first and count the
+/// ways to fill the third in bulk (see `band.rs`). Below it, a search expects to stop
+/// after a solution or two, and branching anywhere (most constrained first) finds them
+/// sooner.
+const BAND_COUNT_FROM: u64 = 3;
+
+/// "No band": branch anywhere.
+const NO_BAND: usize = 3;
 
 /// True when the CPU has the bit-manipulation instructions (POPCNT, BMI1/2, LZCNT)
 /// that the `*_fast` variants of the searches are compiled for.
@@ -126,9 +137,11 @@ impl Solver {
 
     /// Count up to `limit` solutions without materialising any.
     ///
-    /// Positions with few open cells left are counted by a plain depth-first search
-    /// instead of propagating towards each solution (see `tail.rs`), which makes
-    /// counting puzzles with many solutions several times faster.
+    /// With a limit of 3 or more the search branches outside one band until the other
+    /// two are full and then counts that band's fillings in one step (see `band.rs`):
+    /// from the empty grid that is about two hundred solutions at a time. With a
+    /// smaller limit, positions with few open cells left are counted by a plain
+    /// depth-first search instead of propagating towards each solution (`tail.rs`).
     pub fn count(&mut self, grid: &Grid, limit: u64) -> Outcome {
         #[cfg(target_arch = "x86_64")]
         if fast_bits() {
@@ -153,18 +166,45 @@ impl Solver {
         }
         let mut search = Search::start(grid, std::mem::take(&mut self.stack));
         if search.phase == Phase::Ready {
+            // Counting many solutions: fill the other bands first, and count each way
+            // to fill the last one in bulk.
+            let last_band = if limit >= BAND_COUNT_FROM {
+                search.cur.most_open_band()
+            } else {
+                NO_BAND
+            };
             loop {
-                if search.cur.open_cells() <= tail::TAIL_CELLS {
-                    outcome.solutions += tail::count(
-                        search.cur.open_cell_digits(),
-                        limit - outcome.solutions,
-                        &mut search.guesses,
-                    );
-                    if outcome.solutions >= limit || !search.backtrack() {
-                        break;
+                let open = search.cur.open_cells();
+                let counted = if last_band != NO_BAND {
+                    search.cur.open_only_in(last_band).then(|| {
+                        let (cells, col_missing) = search.cur.band_and_columns(last_band);
+                        let n = band::count(&cells, &col_missing);
+                        // As many guesses as a tree of two-way choices with that many
+                        // leaves.
+                        search.guesses += n.saturating_sub(1);
+                        n.min(limit - outcome.solutions)
+                    })
+                } else {
+                    (open <= tail::TAIL_CELLS).then(|| {
+                        tail::count(
+                            search.cur.open_cell_digits(),
+                            limit - outcome.solutions,
+                            &mut search.guesses,
+                        )
+                    })
+                };
+                match counted {
+                    Some(n) => {
+                        outcome.solutions += n;
+                        if outcome.solutions >= limit || !search.backtrack() {
+                            break;
+                        }
                     }
-                } else if !search.descend() {
-                    break;
+                    None => {
+                        if !search.descend_outside(last_band) {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -378,7 +418,14 @@ impl Search {
     /// `cur`, backtracking as needed; `false` when the whole tree is exhausted.
     #[inline(always)]
     fn descend(&mut self) -> bool {
-        let branch = self.cur.choose_branch(self.is_hard());
+        self.descend_outside(NO_BAND)
+    }
+
+    /// [`Search::descend`], branching only on cells outside band `skip` (`NO_BAND`
+    /// for none); the position must have an open cell there.
+    #[inline(always)]
+    fn descend_outside(&mut self, skip: usize) -> bool {
+        let branch = self.cur.choose_branch(self.is_hard(), skip);
         let digit = branch.digits.trailing_zeros() as usize;
         self.guesses += 1;
         // The other branch is saved by copying the position once, straight onto the

@@ -192,6 +192,39 @@ impl State {
         })
     }
 
+    /// The band with the most open cells (the last of equals).
+    pub fn most_open_band(&self) -> usize {
+        let open = self.unsolved_cells.map(u32::count_ones);
+        (0..3).max_by_key(|&b| open[b]).expect("three bands")
+    }
+
+    /// True when no cell outside `band` is open.
+    #[inline(always)]
+    pub fn open_only_in(&self, band: usize) -> bool {
+        (0..3).all(|b| b == band || self.unsolved_cells[b] == 0)
+    }
+
+    /// The digits placed in `band` (row-major, 0 for an open cell), and the digits
+    /// each column lacks in the whole grid (bit `d` for digit `d + 1`).
+    #[inline(always)]
+    pub fn band_and_columns(&self, band: usize) -> ([u8; 27], [u16; 9]) {
+        let mut cells = [0u8; 27];
+        let mut col_missing = [0x1FFu16; 9];
+        let placed = |b: usize, digit: usize| self.cand[slot(digit, b)] & !self.unsolved_cells[b];
+        for digit in 0..9 {
+            let mut m = placed(band, digit);
+            while m != 0 {
+                cells[m.trailing_zeros() as usize] = digit as u8 + 1;
+                m &= m - 1;
+            }
+            let cols = fold_columns(placed(0, digit) | placed(1, digit) | placed(2, digit));
+            for (c, missing) in col_missing.iter_mut().enumerate() {
+                *missing &= !(((cols >> c) as u16 & 1) << digit);
+            }
+        }
+        (cells, col_missing)
+    }
+
     /// Read the digits of a solved state (every cell has exactly one candidate left).
     pub fn solution_grid(&self) -> Grid {
         // A solved slot holds exactly three cells, one per row of its band: three
@@ -381,11 +414,15 @@ impl State {
     /// box and column), so that both branches propagate far; this halves the search
     /// tree on hard puzzles compared with taking the first such cell. Without such
     /// cells, the first cell with the fewest candidates. The state must be propagated
-    /// and not solved.
+    /// and have an open cell outside band `skip` (3 for none); cells of band `skip` are
+    /// passed over.
     #[inline(always)]
-    pub fn choose_branch(&self, scored: bool) -> Branch {
+    pub fn choose_branch(&self, scored: bool, skip: usize) -> Branch {
         if !scored {
             for band in 0..3 {
+                if band == skip {
+                    continue;
+                }
                 let pairs = self.pairs[band];
                 if pairs != 0 {
                     let cell = pairs.trailing_zeros() as usize;
@@ -408,6 +445,9 @@ impl State {
             },
         );
         for band in 0..3 {
+            if band == skip {
+                continue;
+            }
             let (o1, o2) = ((band + 1) % 3, (band + 2) % 3);
             let mut pairs = self.pairs[band];
             while pairs != 0 && budget != 0 {
@@ -439,6 +479,9 @@ impl State {
         }
         let mut best: Option<Branch> = None;
         for band in 0..3 {
+            if band == skip {
+                continue;
+            }
             let mut open = self.unsolved_cells[band];
             while open != 0 {
                 let cell = open.trailing_zeros() as usize;

@@ -4,10 +4,10 @@
 //! of the search tree, where a handful of open cells (an unavoidable rectangle, a few
 //! such sets side by side) still allow several fillings. There a full propagation per
 //! solution costs far more than the solution is worth. Once a propagated position has
-//! at most [`TAIL_CELLS`] open cells, the count-only search hands it to [`count`]: a
-//! plain depth-first search over those cells with row, column and box masks, most
-//! constrained cell first, which finds each filling in a few dozen
-//! instructions.
+//! at most [`TAIL_CELLS`] open cells, a count-only search with a limit too small for
+//! the band counting of `band.rs` hands it to [`count`]: a plain depth-first search
+//! over those cells with row, column and box masks, most constrained cell first, which
+//! finds each filling in a few dozen instructions.
 
 /// Positions with at most this many open cells are counted here.
 pub(crate) const TAIL_CELLS: u32 = 40;

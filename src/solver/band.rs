@@ -17,8 +17,9 @@
 ///
 /// `cells` are the band's cells (row-major, 0..27), 0 for an open cell;
 /// `col_missing[c]` the digits (bit `d` for digit `d + 1`) that column `c` lacks in the
-/// whole grid. The count is exact (not capped): it takes at most a few thousand steps
+/// whole grid, as many as it has open cells (the digits placed are consistent). The count is exact (not capped): it takes at most a few thousand steps
 /// whatever it comes to.
+#[inline(always)]
 pub(crate) fn count(cells: &[u8; 27], col_missing: &[u16; 9]) -> u64 {
     let open_in = |r: usize| cells[r * 9..r * 9 + 9].iter().filter(|&&v| v == 0).count();
     let row_missing = [0, 1, 2].map(|r| {
@@ -28,7 +29,16 @@ pub(crate) fn count(cells: &[u8; 27], col_missing: &[u16; 9]) -> u64 {
             .fold(0x1FF, |m, &v| m & !(1u16 << (v - 1)))
     });
     let open = [0, 1, 2].map(|r| open_in(r) > 0);
-    let rows = Rows { cells, row_missing };
+    let open_cols = [0, 1, 2].map(|r| {
+        (0..9)
+            .filter(|&c| cells[r * 9 + c] == 0)
+            .fold(0u16, |m, c| m | 1 << c)
+    });
+    let rows = Rows {
+        cells,
+        row_missing,
+        open_cols,
+    };
     match open {
         [false, false, false] => 1,
         [true, true, true] => {
@@ -36,11 +46,7 @@ pub(crate) fn count(cells: &[u8; 27], col_missing: &[u16; 9]) -> u64 {
             // two rows are then counted in closed form.
             let first = (0..3).min_by_key(|&r| open_in(r)).expect("three rows");
             let (a, b) = ((first + 1) % 3, (first + 2) % 3);
-            let mut total = 0;
-            rows.each_row_filling(first, col_missing, |rest| {
-                total += rows.last_two(a, b, rest);
-            });
-            total
+            rows.by_first_row(first, a, b, col_missing)
         }
         // One or two open rows; a full row needs nothing, so taking one makes no
         // difference.
@@ -54,6 +60,8 @@ pub(crate) fn count(cells: &[u8; 27], col_missing: &[u16; 9]) -> u64 {
 struct Rows<'a> {
     cells: &'a [u8; 27],
     row_missing: [u16; 3],
+    /// The open cells of each row, as a 9-bit column set.
+    open_cols: [u16; 3],
 }
 
 /// One way to fill the open cells of a row's segment (its three cells in one box): the
@@ -65,13 +73,10 @@ struct Segment {
 }
 
 impl Rows<'_> {
-    /// Call `each` with the column needs left by every filling of row `row`.
-    fn each_row_filling(
-        &self,
-        row: usize,
-        col_missing: &[u16; 9],
-        mut each: impl FnMut(&[u16; 9]),
-    ) {
+    /// The number of ways to fill the band: each filling of row `row`, with rows `a`
+    /// and `b` counted by [`Rows::last_two`].
+    #[inline(always)]
+    fn by_first_row(&self, row: usize, a: usize, b: usize, col_missing: &[u16; 9]) -> u64 {
         let missing = self.row_missing[row];
         let mut options = [[Segment::default(); 27]; 3];
         let mut counts = [0usize; 3];
@@ -110,6 +115,7 @@ impl Rows<'_> {
             next[i] = first_by_used[used];
             first_by_used[used] = i as u8;
         }
+        let mut total = 0;
         for s0 in &options[0][..counts[0]] {
             for s1 in &options[1][..counts[1]] {
                 if s0.used & s1.used != 0 {
@@ -129,11 +135,12 @@ impl Rows<'_> {
                     {
                         rest[j] &= !d;
                     }
-                    each(&rest);
+                    total += self.last_two(a, b, &rest);
                     i = next[i as usize];
                 }
             }
         }
+        total
     }
 
     /// The number of ways to fill rows `a` and `b` when the band's third row is full,
@@ -141,72 +148,99 @@ impl Rows<'_> {
     ///
     /// A column with one open cell is forced. A column with two open cells holds two
     /// digits, one per row: an edge between them. Every digit that both rows lack
-    /// lies on two edges, one that both lack on one (an end), so the edges form paths
-    /// and cycles. Choosing one edge's direction settles its whole path or cycle: a
+    /// lies on two edges, one that only one row lacks on one (an end), so the edges
+    /// form paths and cycles. Choosing one edge's direction settles its whole path or cycle: a
     /// cycle can go either way (two fillings), a path fits only if its ends are lacked
     /// by different rows (one filling), or else none.
+    #[inline(always)]
     fn last_two(&self, a: usize, b: usize, rest: &[u16; 9]) -> u64 {
         let (mut need_a, mut need_b) = (self.row_missing[a], self.row_missing[b]);
-        let mut edges = [0u16; 9];
-        let mut n = 0;
-        for (c, &digits) in rest.iter().enumerate() {
-            let (open_a, open_b) = (self.cells[a * 9 + c] == 0, self.cells[b * 9 + c] == 0);
-            match (open_a, open_b) {
-                (true, true) => {
-                    if digits.count_ones() != 2 {
-                        return 0;
-                    }
-                    edges[n] = digits;
-                    n += 1;
+        let (open_a, open_b) = (self.open_cols[a], self.open_cols[b]);
+        // Columns with one open cell: their one digit goes to that cell's row.
+        for (only, need) in [
+            (open_a & !open_b, &mut need_a),
+            (open_b & !open_a, &mut need_b),
+        ] {
+            let mut cols = only;
+            while cols != 0 {
+                let digit = rest[cols.trailing_zeros() as usize];
+                cols &= cols - 1;
+                debug_assert!(digit.count_ones() == 1, "one open cell, one digit");
+                if digit & *need == 0 {
+                    return 0;
                 }
-                (true, false) | (false, true) => {
-                    let need = if open_a { &mut need_a } else { &mut need_b };
-                    if digits.count_ones() != 1 || digits & *need == 0 {
-                        return 0;
-                    }
-                    *need &= !digits;
-                }
-                (false, false) => {}
+                *need &= !digit;
             }
         }
-        let edges = &edges[..n];
-        // How many edges touch each digit: one, two, three or more.
+        // Columns with two: their two digits are an edge. For each digit, the XOR of
+        // its edges' columns (with at most two edges, one column gives the other) and
+        // one of them; and how many edges touch it: one, two, three or more.
+        let mut xor = [0u8; 9];
+        let mut some = [0u8; 9];
         let (mut one, mut two, mut three) = (0u16, 0u16, 0u16);
-        for &e in edges {
-            three |= two & e;
-            two |= one & e;
-            one |= e;
+        let mut cols = open_a & open_b;
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let digits = rest[c];
+            let low = digits & digits.wrapping_neg();
+            let high = digits & !low;
+            debug_assert!(digits.count_ones() == 2, "two open cells, two digits");
+            three |= two & digits;
+            two |= one & digits;
+            one |= digits;
+            let (x, y) = (
+                low.trailing_zeros() as usize,
+                high.trailing_zeros() as usize,
+            );
+            xor[x] ^= c as u8;
+            xor[y] ^= c as u8;
+            some[x] = c as u8;
+            some[y] = c as u8;
         }
         let (both, ends) = (need_a & need_b, need_a ^ need_b);
         if three != 0 || two != both || one & !two != ends {
             return 0;
         }
-        // Connected sets of digits.
-        let mut groups = [0u16; 9];
-        let mut g = 0;
-        for &e in edges {
-            let mut merged = e;
-            let mut i = 0;
-            while i < g {
-                if groups[i] & merged != 0 {
-                    merged |= groups[i];
-                    g -= 1;
-                    groups[i] = groups[g];
-                } else {
-                    i += 1;
+        // From `digit` along column `col` to the digit at its other end.
+        let across =
+            |digit: usize, col: usize| (rest[col] & !(1 << digit)).trailing_zeros() as usize;
+        // Paths: walk from each end not yet reached to the other end; it fits when one
+        // end is lacked by row `a` and the other by row `b`.
+        let mut unseen = one;
+        let mut starts = ends;
+        while starts != 0 {
+            let start = starts.trailing_zeros() as usize;
+            let (mut digit, mut col) = (start, some[start] as usize);
+            unseen &= !(1 << start);
+            loop {
+                digit = across(digit, col);
+                unseen &= !(1 << digit);
+                if ends & 1 << digit != 0 {
+                    break;
                 }
+                col = (xor[digit] ^ col as u8) as usize;
             }
-            groups[g] = merged;
-            g += 1;
+            if (need_a >> start ^ need_a >> digit) & 1 == 0 {
+                return 0;
+            }
+            starts &= !(1 << start | 1 << digit);
         }
+        // What is left is cycles, each either way round.
         let mut cycles = 0;
-        for &group in &groups[..g] {
-            let (ends_a, ends_b) = (group & need_a & !need_b, group & need_b & !need_a);
-            match (ends_a.count_ones(), ends_b.count_ones()) {
-                (0, 0) => cycles += 1,
-                (1, 1) => {}
-                _ => return 0,
+        while unseen != 0 {
+            let start = unseen.trailing_zeros() as usize;
+            let (mut digit, mut col) = (start, some[start] as usize);
+            unseen &= !(1 << start);
+            loop {
+                digit = across(digit, col);
+                if digit == start {
+                    break;
+                }
+                unseen &= !(1 << digit);
+                col = (xor[digit] ^ col as u8) as usize;
             }
+            cycles += 1;
         }
         1 << cycles
     }
@@ -319,15 +353,13 @@ mod tests {
     }
 
     #[test]
-    fn inconsistent_columns_have_no_filling() {
-        // Column 1 lacks two digits but has a single open cell in the band.
-        let (mut cells, mut col_missing, _) = open_band(FULL, 2, &[b'x'; 27]);
-        cells[0] = 0;
-        col_missing[0] = 0b11;
-        assert_eq!(count(&cells, &col_missing), 0);
-        // The same digit lacked by two open cells of one column in a full row's band.
-        let (cells, mut col_missing, _) = open_band(FULL, 2, b"x........xxxxxxxxxxxxxxxxxx");
+    fn a_digit_forced_twice_into_one_row_has_no_filling() {
+        // Row 1 of the band open in columns 2 and 3 only, each lacking the same digit.
+        let (cells, mut col_missing, _) = open_band(FULL, 2, b"x..xxxxxxxxxxxxxxxxxxxxxxxx");
         col_missing[1] = col_missing[2];
         assert_eq!(count(&cells, &col_missing), 0);
+        // Unchanged, the one filling.
+        let (cells, col_missing, _) = open_band(FULL, 2, b"x..xxxxxxxxxxxxxxxxxxxxxxxx");
+        assert_eq!(count(&cells, &col_missing), 1);
     }
 }

@@ -174,24 +174,26 @@ impl Solver {
                 NO_BAND
             };
             loop {
-                let open = search.cur.open_cells();
+                // No closures here: they would not be inlined into `count_fast`.
                 let counted = if last_band != NO_BAND {
-                    search.cur.open_only_in(last_band).then(|| {
+                    if search.cur.open_only_in(last_band) {
                         let (cells, col_missing) = search.cur.band_and_columns(last_band);
                         let n = band::count(&cells, &col_missing);
                         // As many guesses as a tree of two-way choices with that many
                         // leaves.
                         search.guesses += n.saturating_sub(1);
-                        n.min(limit - outcome.solutions)
-                    })
+                        Some(n.min(limit - outcome.solutions))
+                    } else {
+                        None
+                    }
+                } else if search.cur.open_cells() <= tail::TAIL_CELLS {
+                    Some(tail::count(
+                        search.cur.open_cell_digits(),
+                        limit - outcome.solutions,
+                        &mut search.guesses,
+                    ))
                 } else {
-                    (open <= tail::TAIL_CELLS).then(|| {
-                        tail::count(
-                            search.cur.open_cell_digits(),
-                            limit - outcome.solutions,
-                            &mut search.guesses,
-                        )
-                    })
+                    None
                 };
                 match counted {
                     Some(n) => {

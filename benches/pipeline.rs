@@ -6,6 +6,7 @@
 //! crate, or `$BULKDOKU_SHARED_DATA`). Without it the bench says so and does nothing.
 //! `BULKDOKU_BENCH_PUZZLES=N` uses only the first N puzzles (default: all).
 
+use std::hint::black_box;
 use std::path::PathBuf;
 
 use clap::Parser;
@@ -112,5 +113,94 @@ fn pipeline(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pipeline);
+/// The four runs above again, interleaved round by round, with the ratios taken within
+/// each round. On a shared machine the load changes from second to second; criterion
+/// measures each function in its own window, so ratios of its figures mix two
+/// different loads. Here the four runs of a round are a second apart, and the medians
+/// of the per-round ratios are what the targets compare. `BULKDOKU_BENCH_ROUNDS=N`
+/// sets the number of rounds (default 15).
+fn interleaved(_: &mut Criterion) {
+    let Some((path, grids, _keep_alive)) = load() else {
+        return;
+    };
+    let rounds: usize = std::env::var("BULKDOKU_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15);
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let args = [solve_args(&path, 1), solve_args(&path, 2)];
+    let rate = |run: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        run();
+        grids.len() as f64 / start.elapsed().as_secs_f64()
+    };
+    let engine_1 = || {
+        let mut solver = Solver::new();
+        black_box(
+            grids
+                .iter()
+                .map(|g| solver.solve(g, 2).solutions)
+                .sum::<u64>(),
+        );
+    };
+    let engine_2 = || {
+        two.install(|| {
+            black_box(
+                grids
+                    .par_iter()
+                    .map_init(Solver::new, |solver, g| solver.solve(g, 2).solutions)
+                    .sum::<u64>(),
+            )
+        });
+    };
+    let pipeline_1 = || {
+        black_box(bulkdoku::cmd::solve::run_to(&args[0], std::io::sink()).expect("solve runs"));
+    };
+    let pipeline_2 = || {
+        black_box(bulkdoku::cmd::solve::run_to(&args[1], std::io::sink()).expect("solve runs"));
+    };
+    let runs: [&dyn Fn(); 4] = [&engine_1, &engine_2, &pipeline_1, &pipeline_2];
+    // rates[run][round]
+    let mut rates = vec![Vec::new(); 4];
+    for round in 0..rounds {
+        // Rotate the order, so that no run always follows the same one.
+        for i in 0..4 {
+            let which = (round + i) % 4;
+            rates[which].push(rate(runs[which]));
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let ratio =
+        |a: usize, b: usize| median((0..rounds).map(|r| rates[a][r] / rates[b][r]).collect());
+    println!("\n{FILE}: {rounds} interleaved rounds, medians (puzzles/s)");
+    for (name, i) in [
+        ("engine/1", 0),
+        ("engine/2", 1),
+        ("pipeline/1", 2),
+        ("pipeline/2", 3),
+    ] {
+        println!("  {name:<12} {:>9.1}K", median(rates[i].clone()) / 1e3);
+    }
+    println!(
+        "  pipeline/1 ÷ engine/1   {:.3}  (target ≥ 0.9)",
+        ratio(2, 0)
+    );
+    println!(
+        "  pipeline/2 ÷ pipeline/1 {:.3}  (target ≥ 1.8)",
+        ratio(3, 2)
+    );
+    println!(
+        "  engine/2 ÷ engine/1     {:.3}  (the machine's own scaling)",
+        ratio(1, 0)
+    );
+    println!("  pipeline/2 ÷ engine/2   {:.3}", ratio(3, 1));
+}
+
+criterion_group!(benches, pipeline, interleaved);
 criterion_main!(benches);

@@ -43,6 +43,12 @@ const HARD_AFTER_GUESSES: u64 = 8;
 /// sooner.
 const BAND_COUNT_FROM: u64 = 3;
 
+/// From this limit on, [`Solver::solve`] counts the solutions after the first instead of
+/// visiting each (the count-only search of [`Solver::count`]). For uniqueness (limit 2)
+/// visiting the second is cheaper: the plain search of the tail (`tail.rs`) costs
+/// more than propagation when the whole rest of a tree must be ruled out.
+const COUNT_REST_FROM: u64 = 3;
+
 /// "No band": branch anywhere.
 const NO_BAND: usize = 3;
 
@@ -123,8 +129,12 @@ impl Solver {
         }
     }
 
-    /// Find up to `limit` solutions, keeping the first.
+    /// Find up to `limit` solutions, keeping the first. With a limit of 3 or more the
+    /// solutions after the first are counted, not visited, as [`Solver::count`] does.
     pub fn solve(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        if limit >= COUNT_REST_FROM {
+            return self.solve_then_count(grid, limit);
+        }
         let mut first = None;
         let mut outcome = self.search(grid, limit, |s| {
             if first.is_none() {
@@ -132,6 +142,41 @@ impl Solver {
             }
         });
         outcome.first = first;
+        outcome
+    }
+
+    /// [`Solver::solve`] for limits from [`COUNT_REST_FROM`] on.
+    fn solve_then_count(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if fast_bits() {
+            // SAFETY: the CPU has the features `solve_then_count_fast` is compiled for.
+            return unsafe { self.solve_then_count_fast(grid, limit) };
+        }
+        self.solve_then_count_inline(grid, limit)
+    }
+
+    /// [`Solver::solve_then_count`] compiled for CPUs with bit-manipulation
+    /// instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn solve_then_count_fast(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        self.solve_then_count_inline(grid, limit)
+    }
+
+    /// The first solution, then the rest counted as [`Solver::count`] does.
+    #[inline(always)]
+    fn solve_then_count_inline(&mut self, grid: &Grid, limit: u64) -> Outcome {
+        let mut outcome = Outcome::NONE;
+        let mut search = Search::start(grid, std::mem::take(&mut self.stack));
+        if search.next_solution() {
+            outcome.first = Some(search.cur.solution_grid());
+            outcome.solutions = 1;
+            if search.backtrack() {
+                outcome.solutions += search.count_all(limit - 1);
+            }
+        }
+        outcome.guesses = search.guesses;
+        self.stack = search.into_stack();
         outcome
     }
 
@@ -166,49 +211,7 @@ impl Solver {
         }
         let mut search = Search::start(grid, std::mem::take(&mut self.stack));
         if search.phase == Phase::Ready {
-            // Counting many solutions: fill the other bands first, and count each way
-            // to fill the last one in bulk.
-            let last_band = if limit >= BAND_COUNT_FROM {
-                search.cur.most_open_band()
-            } else {
-                NO_BAND
-            };
-            loop {
-                // No closures here: they would not be inlined into `count_fast`.
-                let counted = if last_band != NO_BAND {
-                    if search.cur.open_only_in(last_band) {
-                        let (cells, col_missing) = search.cur.band_and_columns(last_band);
-                        let n = band::count(&cells, &col_missing);
-                        // As many guesses as a tree of two-way choices with that many
-                        // leaves.
-                        search.guesses += n.saturating_sub(1);
-                        Some(n.min(limit - outcome.solutions))
-                    } else {
-                        None
-                    }
-                } else if search.cur.open_cells() <= tail::TAIL_CELLS {
-                    Some(tail::count(
-                        search.cur.open_cell_digits(),
-                        limit - outcome.solutions,
-                        &mut search.guesses,
-                    ))
-                } else {
-                    None
-                };
-                match counted {
-                    Some(n) => {
-                        outcome.solutions += n;
-                        if outcome.solutions >= limit || !search.backtrack() {
-                            break;
-                        }
-                    }
-                    None => {
-                        if !search.descend_outside(last_band) {
-                            break;
-                        }
-                    }
-                }
-            }
+            outcome.solutions = search.count_all(limit);
         }
         outcome.guesses = search.guesses;
         self.stack = search.into_stack();
@@ -446,6 +449,58 @@ impl Search {
         self.cur.propagate(self.is_hard()).is_ok() || self.backtrack()
     }
 
+    /// Count the solutions (up to `limit`, which must be at least 1) under the current
+    /// position (propagated and consistent) and every branch saved on the stack,
+    /// without materialising any.
+    #[inline(always)]
+    fn count_all(&mut self, limit: u64) -> u64 {
+        let mut solutions = 0;
+        // Counting many solutions: fill the other bands first, and count each way to
+        // fill the last one in bulk.
+        let last_band = if limit >= BAND_COUNT_FROM {
+            self.cur.most_open_band()
+        } else {
+            NO_BAND
+        };
+        loop {
+            // No closures here: they would not be inlined into the `*_fast` searches.
+            let counted = if last_band != NO_BAND {
+                if self.cur.open_only_in(last_band) {
+                    let (cells, col_missing) = self.cur.band_and_columns(last_band);
+                    let n = band::count(&cells, &col_missing);
+                    // As many guesses as a tree of two-way choices with that many
+                    // leaves.
+                    self.guesses += n.saturating_sub(1);
+                    Some(n.min(limit - solutions))
+                } else {
+                    None
+                }
+            } else if self.cur.open_cells() <= tail::TAIL_CELLS {
+                Some(tail::count(
+                    self.cur.open_cell_digits(),
+                    limit - solutions,
+                    &mut self.guesses,
+                ))
+            } else {
+                None
+            };
+            match counted {
+                Some(n) => {
+                    solutions += n;
+                    if solutions >= limit || !self.backtrack() {
+                        break;
+                    }
+                }
+                None => {
+                    if !self.descend_outside(last_band) {
+                        break;
+                    }
+                }
+            }
+        }
+        solutions
+    }
+
     /// True once the search has made enough guesses to treat its puzzle as hard.
     #[inline(always)]
     fn is_hard(&self) -> bool {
@@ -513,14 +568,16 @@ mod tests {
         for text in puzzles {
             let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
             for limit in [1, 2, 50] {
-                let mut first = None;
-                let portable = solver.search_inline(&grid, limit, |s| {
-                    first.get_or_insert(s.solution_grid());
-                });
-                let fast = solver.solve(&grid, limit);
-                assert_eq!(fast.first, first, "{text} limit {limit}");
-                assert_eq!(fast.guesses, portable.guesses, "{text} limit {limit}");
-                assert_eq!(fast.solutions, portable.solutions, "{text} limit {limit}");
+                let portable = if limit >= COUNT_REST_FROM {
+                    solver.solve_then_count_inline(&grid, limit)
+                } else {
+                    let mut first = None;
+                    let outcome = solver.search_inline(&grid, limit, |s| {
+                        first.get_or_insert(s.solution_grid());
+                    });
+                    Outcome { first, ..outcome }
+                };
+                assert_eq!(solver.solve(&grid, limit), portable, "{text} limit {limit}");
                 let portable = solver.count_inline(&grid, limit);
                 assert_eq!(solver.count(&grid, limit), portable, "{text} limit {limit}");
                 assert!(portable.solutions >= 1, "{text}");

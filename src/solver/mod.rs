@@ -171,7 +171,7 @@ impl Solver {
         if search.next_solution() {
             outcome.first = Some(search.cur.solution_grid());
             outcome.solutions = 1;
-            if search.backtrack() {
+            if search.resume() {
                 outcome.solutions += search.count_all(limit - 1);
             }
         }
@@ -210,7 +210,7 @@ impl Solver {
             return outcome;
         }
         let mut search = Search::start(grid, std::mem::take(&mut self.stack));
-        if search.phase == Phase::Ready {
+        if search.phase != Phase::Done {
             outcome.solutions = search.count_all(limit);
         }
         outcome.guesses = search.guesses;
@@ -344,6 +344,11 @@ impl Iterator for Solutions {
 
 /// A resumable depth-first search over binary branches: "cell = digit" now, and
 /// "cell ≠ digit" saved on the stack for later.
+///
+/// Each search loop propagates at one place only ([`Search::settle`]): propagation is
+/// by far the largest code on the search path, and every call site of an inlined
+/// function is a copy of it. With one copy per loop the loop stays small enough for
+/// the instruction cache.
 #[derive(Debug)]
 struct Search {
     cur: State,
@@ -354,8 +359,8 @@ struct Search {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// `cur` is propagated and consistent; look from here.
-    Ready,
+    /// `cur` is set (the givens, a branch taken or resumed) but not yet propagated.
+    Unsettled,
     /// `cur` is a solution already reported; move past it first.
     Reported,
     /// Nothing left.
@@ -368,10 +373,7 @@ impl Search {
         stack.clear();
         // No closures here: they would not be inlined into the `*_fast` searches.
         let (cur, phase) = match State::from_grid(grid) {
-            Ok(mut s) => match s.propagate(true) {
-                Ok(()) => (s, Phase::Ready),
-                Err(Dead) => (s, Phase::Done),
-            },
+            Ok(s) => (s, Phase::Unsettled),
             Err(Dead) => (State::from_grid(&Grid::EMPTY).expect("empty"), Phase::Done),
         };
         Search {
@@ -399,70 +401,51 @@ impl Search {
         match self.phase {
             Phase::Done => return false,
             Phase::Reported => {
-                if !self.backtrack() {
+                if !self.resume() {
                     self.phase = Phase::Done;
                     return false;
                 }
             }
-            Phase::Ready => {}
+            Phase::Unsettled => {}
         }
         loop {
+            if !self.settle() {
+                self.phase = Phase::Done;
+                return false;
+            }
             if self.cur.is_solved() {
                 self.phase = Phase::Reported;
                 return true;
             }
-            if !self.descend() {
-                self.phase = Phase::Done;
-                return false;
-            }
+            self.branch(NO_BAND);
         }
-    }
-
-    /// Branch on the chosen cell of the current (propagated, unsolved) position: try
-    /// its lowest digit and save the rest for later. Leaves a propagated position in
-    /// `cur`, backtracking as needed; `false` when the whole tree is exhausted.
-    #[inline(always)]
-    fn descend(&mut self) -> bool {
-        self.descend_outside(NO_BAND)
-    }
-
-    /// [`Search::descend`], branching only on cells outside band `skip` (`NO_BAND`
-    /// for none); the position must have an open cell there.
-    #[inline(always)]
-    fn descend_outside(&mut self, skip: usize) -> bool {
-        let branch = self.cur.choose_branch(self.is_hard(), skip);
-        let digit = branch.digits.trailing_zeros() as usize;
-        self.guesses += 1;
-        // The other branch is saved by copying the position once, straight onto the
-        // stack, and editing it there.
-        self.stack.push(self.cur);
-        let other = self.stack.last_mut().expect("just pushed");
-        if branch.digits.count_ones() == 2 {
-            // The other branch of a two-way choice is the other digit: placing it now
-            // spares a round of propagation when we come back.
-            let second = 31 - branch.digits.leading_zeros() as usize;
-            other.assign(second, branch.band, branch.cell);
-        } else {
-            other.forbid(digit, branch.band, branch.cell);
-        }
-        self.cur.assign(digit, branch.band, branch.cell);
-        self.cur.propagate(self.is_hard()).is_ok() || self.backtrack()
     }
 
     /// Count the solutions (up to `limit`, which must be at least 1) under the current
-    /// position (propagated and consistent) and every branch saved on the stack,
-    /// without materialising any.
+    /// position (not yet propagated) and every branch saved on the stack, without
+    /// materialising any.
     #[inline(always)]
     fn count_all(&mut self, limit: u64) -> u64 {
         let mut solutions = 0;
-        // Counting many solutions: fill the other bands first, and count each way to
-        // fill the last one in bulk.
-        let last_band = if limit >= BAND_COUNT_FROM {
-            self.cur.most_open_band()
-        } else {
-            NO_BAND
-        };
+        // Set at the first propagated position: counting many solutions fills the
+        // other bands first and counts each way to fill the last one in bulk.
+        let mut last_band = None;
         loop {
+            if !self.settle() {
+                break;
+            }
+            let last_band = match last_band {
+                Some(band) => band,
+                None => {
+                    let band = if limit >= BAND_COUNT_FROM {
+                        self.cur.most_open_band()
+                    } else {
+                        NO_BAND
+                    };
+                    last_band = Some(band);
+                    band
+                }
+            };
             // No closures here: they would not be inlined into the `*_fast` searches.
             let counted = if last_band != NO_BAND {
                 if self.cur.open_only_in(last_band) {
@@ -487,18 +470,54 @@ impl Search {
             match counted {
                 Some(n) => {
                     solutions += n;
-                    if solutions >= limit || !self.backtrack() {
+                    if solutions >= limit || !self.resume() {
                         break;
                     }
                 }
-                None => {
-                    if !self.descend_outside(last_band) {
-                        break;
-                    }
-                }
+                None => self.branch(last_band),
             }
         }
         solutions
+    }
+
+    /// Propagate `cur`; while that finds a contradiction, resume from the latest saved
+    /// branch instead. `false` when the whole tree is exhausted.
+    #[inline(always)]
+    fn settle(&mut self) -> bool {
+        loop {
+            // Columns are always claimed at the givens (no guess yet), then only in
+            // searches that turned out hard.
+            let claim = self.guesses == 0 || self.is_hard();
+            if self.cur.propagate(claim).is_ok() {
+                return true;
+            }
+            if !self.resume() {
+                return false;
+            }
+        }
+    }
+
+    /// Branch on the chosen cell (outside band `skip`; [`NO_BAND`] for anywhere) of the
+    /// current (propagated, unsolved) position: take its lowest digit and save the
+    /// rest for later. Leaves `cur` to be settled.
+    #[inline(always)]
+    fn branch(&mut self, skip: usize) {
+        let branch = self.cur.choose_branch(self.is_hard(), skip);
+        let digit = branch.digits.trailing_zeros() as usize;
+        self.guesses += 1;
+        // The other branch is saved by copying the position once, straight onto the
+        // stack, and editing it there.
+        self.stack.push(self.cur);
+        let other = self.stack.last_mut().expect("just pushed");
+        if branch.digits.count_ones() == 2 {
+            // The other branch of a two-way choice is the other digit: placing it now
+            // spares a round of propagation when we come back.
+            let second = 31 - branch.digits.leading_zeros() as usize;
+            other.assign(second, branch.band, branch.cell);
+        } else {
+            other.forbid(digit, branch.band, branch.cell);
+        }
+        self.cur.assign(digit, branch.band, branch.cell);
     }
 
     /// True once the search has made enough guesses to treat its puzzle as hard.
@@ -507,17 +526,16 @@ impl Search {
         self.guesses >= HARD_AFTER_GUESSES
     }
 
-    /// Resume from the latest saved branch that survives propagation.
+    /// Take the latest saved branch (to be settled); `false` when none is left.
     #[inline(always)]
-    fn backtrack(&mut self) -> bool {
-        while let Some(saved) = self.stack.last() {
-            self.cur = *saved;
-            self.stack.pop();
-            if self.cur.propagate(self.is_hard()).is_ok() {
-                return true;
+    fn resume(&mut self) -> bool {
+        match self.stack.pop() {
+            Some(saved) => {
+                self.cur = saved;
+                true
             }
+            None => false,
         }
-        false
     }
 }
 

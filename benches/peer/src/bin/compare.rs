@@ -57,19 +57,29 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 /// Run `ours` and `peer` alternately `passes` times each; median seconds of each.
+///
+/// Which of the two goes first swaps from pass to pass: on the shared machine the
+/// second of two back-to-back runs was measurably slower at times (up to ~15 % in
+/// A/B runs of two identical engines), which a fixed order would charge to one side.
 fn interleaved(
     passes: usize,
     mut ours: impl FnMut() -> u64,
     mut peer: impl FnMut() -> u64,
 ) -> (f64, f64) {
     let (mut t_ours, mut t_peer) = (Vec::new(), Vec::new());
-    for _ in 0..passes {
+    let time = |run: &mut dyn FnMut() -> u64, times: &mut Vec<Duration>| {
         let start = Instant::now();
-        std::hint::black_box(ours());
-        t_ours.push(start.elapsed());
-        let start = Instant::now();
-        std::hint::black_box(peer());
-        t_peer.push(start.elapsed());
+        std::hint::black_box(run());
+        times.push(start.elapsed());
+    };
+    for pass in 0..passes {
+        if pass % 2 == 0 {
+            time(&mut ours, &mut t_ours);
+            time(&mut peer, &mut t_peer);
+        } else {
+            time(&mut peer, &mut t_peer);
+            time(&mut ours, &mut t_ours);
+        }
     }
     (median(t_ours).as_secs_f64(), median(t_peer).as_secs_f64())
 }

@@ -6,19 +6,21 @@
 //! the other bands full, the band's boxes need no checking at all: a column holds each
 //! digit once, and the two boxes of its stack in the full bands already hold every digit
 //! twice, so the third box gets each digit once as soon as its three columns are right.
-//! What is left is rows and columns, which [`count`] walks row by row over plain masks,
-//! filling the last two open rows a column (two cells) at a time.
+//! What is left is rows and columns: [`count`] enumerates the fillings of one row, box
+//! segment by box segment, and counts the last two rows of each in closed form (paths
+//! and cycles of column pairs, see [`Rows::last_two`]).
 //!
 //! The count-only search steers towards such positions when it counts many solutions:
-//! it branches outside one band until the other two are full (see `count_inline` in the
-//! parent module).
+//! it branches outside one band until the other two are full (see `Search::count_all`
+//! in the parent module).
 
 /// The number of ways to fill the open cells of a band whose other two bands are full.
 ///
 /// `cells` are the band's cells (row-major, 0..27), 0 for an open cell;
 /// `col_missing[c]` the digits (bit `d` for digit `d + 1`) that column `c` lacks in the
-/// whole grid, as many as it has open cells (the digits placed are consistent). The count is exact (not capped): it takes at most a few thousand steps
-/// whatever it comes to.
+/// whole grid, as many as it has open cells (the digits placed are consistent). The
+/// count is exact (not capped): it takes at most a few thousand steps whatever it
+/// comes to.
 #[inline(always)]
 pub(crate) fn count(cells: &[u8; 27], col_missing: &[u16; 9]) -> u64 {
     let open_in = |r: usize| cells[r * 9..r * 9 + 9].iter().filter(|&&v| v == 0).count();

@@ -204,44 +204,38 @@ impl Rows<'_> {
         if three != 0 || two != both || one & !two != ends {
             return 0;
         }
-        // From `digit` along column `col` to the digit at its other end.
-        let across =
-            |digit: usize, col: usize| (rest[col] & !(1 << digit)).trailing_zeros() as usize;
+        // Walk from `start` (first along column `some[start]`) until a digit in `stop`:
+        // that digit, and every digit passed (both ends included).
+        let walk = |start: usize, stop: u16| {
+            let (mut digit, mut col) = (start, some[start] as usize);
+            let mut passed = 1 << start;
+            loop {
+                digit = (rest[col] & !(1 << digit)).trailing_zeros() as usize;
+                passed |= 1 << digit;
+                if stop & 1 << digit != 0 {
+                    return (digit, passed);
+                }
+                col = (xor[digit] ^ col as u8) as usize;
+            }
+        };
         // Paths: walk from each end not yet reached to the other end; it fits when one
         // end is lacked by row `a` and the other by row `b`.
         let mut unseen = one;
         let mut starts = ends;
         while starts != 0 {
             let start = starts.trailing_zeros() as usize;
-            let (mut digit, mut col) = (start, some[start] as usize);
-            unseen &= !(1 << start);
-            loop {
-                digit = across(digit, col);
-                unseen &= !(1 << digit);
-                if ends & 1 << digit != 0 {
-                    break;
-                }
-                col = (xor[digit] ^ col as u8) as usize;
-            }
-            if (need_a >> start ^ need_a >> digit) & 1 == 0 {
+            let (end, passed) = walk(start, ends);
+            if (need_a >> start ^ need_a >> end) & 1 == 0 {
                 return 0;
             }
-            starts &= !(1 << start | 1 << digit);
+            unseen &= !passed;
+            starts &= !passed;
         }
         // What is left is cycles, each either way round.
         let mut cycles = 0;
         while unseen != 0 {
             let start = unseen.trailing_zeros() as usize;
-            let (mut digit, mut col) = (start, some[start] as usize);
-            unseen &= !(1 << start);
-            loop {
-                digit = across(digit, col);
-                if digit == start {
-                    break;
-                }
-                unseen &= !(1 << digit);
-                col = (xor[digit] ^ col as u8) as usize;
-            }
+            unseen &= !walk(start, 1 << start).1;
             cycles += 1;
         }
         1 << cycles

@@ -179,8 +179,8 @@ impl Driver {
             failed: None,
         };
         let batch_size = self.batch_size;
-        let fill = |batch: &mut Vec<Item>| -> Result<(), Halt> {
-            let n = reader.fill(batch, batch_size, &sources);
+        let fill = |batch: &mut Vec<Item>, max: usize| -> Result<(), Halt> {
+            let n = reader.fill(batch, max, &sources);
             batch.truncate(n);
             bytes_done.store(reader.bytes_read(), Ordering::Relaxed);
             Ok(())

@@ -24,6 +24,7 @@
 
 pub mod canon;
 pub mod cli;
+pub mod clock;
 pub mod cmd;
 pub mod grid;
 pub mod input;

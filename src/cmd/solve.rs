@@ -6,15 +6,14 @@
 //! with its own reusable [`Solver`]; rows are written by the drain, in order, through
 //! [`SolveWriter`].
 
+use anyhow::bail;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
-
-use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
+use crate::clock::{Clock, TickRate};
 use crate::cmd::dataset::{Driver, Item, Source, Summary, BATCH_SIZE};
 use crate::grid::{Grid, InvalidPuzzle};
 use crate::output::{self, human_ns, OutputFormat, SolveWriter};
@@ -90,7 +89,9 @@ enum Solved {
         puzzle: Grid,
         solutions: u64,
         guesses: u64,
-        time_ns: u64,
+        /// The solve's time in [`Clock`] ticks (nanoseconds once the drain has the
+        /// tick rate).
+        ticks: u64,
         first: Option<Grid>,
         /// Every solution found, only with `--all-solutions` (empty otherwise, no
         /// allocation).
@@ -105,6 +106,7 @@ enum Solved {
 struct Work {
     limit: u64,
     all_solutions: bool,
+    clock: Clock,
 }
 
 impl Work {
@@ -122,13 +124,13 @@ impl Work {
             Err(e) => return Solved::Invalid(e.to_string()),
         };
         let mut all = Vec::new();
-        let start = Instant::now();
+        let start = self.clock.ticks();
         let outcome = if self.all_solutions {
             solver.for_each_solution(&puzzle, self.limit, |g| all.push(*g))
         } else {
             solver.solve(&puzzle, self.limit)
         };
-        let time_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let ticks = self.clock.ticks().saturating_sub(start);
         if outcome.solutions == 0 {
             if let Err(conflict) = puzzle.check_givens() {
                 return Solved::Invalid(InvalidPuzzle::from(conflict).to_string());
@@ -138,7 +140,7 @@ impl Work {
             puzzle,
             solutions: outcome.solutions,
             guesses: outcome.guesses,
-            time_ns,
+            ticks,
             first: outcome.first,
             all,
         }
@@ -146,13 +148,24 @@ impl Work {
 }
 
 /// Totals for the summary.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Tally {
+    /// The search stopped at the first solution (`--first` or `--limit 1`): statuses
+    /// say `solved`, not `unique` or `multiple`.
+    first_only: bool,
     by_status: [u64; Status::ALL.len()],
     times: Histogram,
 }
 
 impl Tally {
+    fn new(first_only: bool) -> Tally {
+        Tally {
+            first_only,
+            by_status: [0; Status::ALL.len()],
+            times: Histogram::default(),
+        }
+    }
+
     fn count(&mut self, status: Status) {
         let i = Status::ALL.iter().position(|&s| s == status).unwrap_or(0);
         self.by_status[i] += 1;
@@ -210,9 +223,11 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
     let limit = if args.first { 1 } else { args.limit };
     // With a limit of one the search stops at the first solution: uniqueness unknown.
     let first_only = limit == 1;
+    let clock = Clock::start();
     let work = Work {
         limit,
         all_solutions: args.all_solutions,
+        clock,
     };
     let keep_names: Vec<String> = args
         .keep
@@ -237,7 +252,7 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
     );
     let driver =
         Driver::new(&args.input, args.threads.threads, progress).batch_size(args.batch_size);
-    let mut tally = Tally::default();
+    let mut tally = Tally::new(first_only);
     // The first invalid record under --strict: (file, line, reason).
     let mut strict_stop: Option<(String, u64, String)> = None;
     let strict = args.strict;
@@ -246,6 +261,7 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
         Solver::new,
         |solver, item| work.run(solver, item),
         |sources, items, results| {
+            let rate = clock.rate();
             for (item, solved) in items.iter().zip(results) {
                 let source = &sources[item.file];
                 if strict {
@@ -267,7 +283,7 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
                 write_rows(
                     &mut writer,
                     &mut tally,
-                    first_only,
+                    rate,
                     source,
                     item,
                     solved,
@@ -287,7 +303,7 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
         return Ok(ExitCode::from(1));
     }
     if !args.progress.quiet {
-        eprintln!("{}", summary_text(&summary, &tally, first_only));
+        eprintln!("{}", summary_text(&summary, &tally));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -296,7 +312,7 @@ pub fn run_to<W: std::io::Write + Send>(args: &Args, out: W) -> anyhow::Result<E
 fn write_rows<'k, W: std::io::Write>(
     writer: &mut SolveWriter<W>,
     tally: &mut Tally,
-    first_only: bool,
+    rate: TickRate,
     source: &Source,
     item: &Item,
     solved: &Solved,
@@ -323,13 +339,14 @@ fn write_rows<'k, W: std::io::Write>(
             puzzle,
             solutions,
             guesses,
-            time_ns,
+            ticks,
             first,
             all,
         } => {
-            let status = Status::from_count(*solutions, first_only);
+            let status = Status::from_count(*solutions, tally.first_only);
+            let time_ns = rate.ns(*ticks);
             tally.count(status);
-            tally.times.record(*time_ns);
+            tally.times.record(time_ns);
             let row = SolvedRow {
                 file: &source.name,
                 line: item.record.line,
@@ -337,7 +354,7 @@ fn write_rows<'k, W: std::io::Write>(
                 status,
                 solutions: *solutions,
                 guesses: *guesses,
-                time_ns: *time_ns,
+                time_ns,
                 solution: first.as_ref(),
             };
             if all.is_empty() {
@@ -356,8 +373,8 @@ fn write_rows<'k, W: std::io::Write>(
 }
 
 /// The end-of-run summary for stderr.
-fn summary_text(summary: &Summary, tally: &Tally, first_only: bool) -> String {
-    let shown: &[Status] = if first_only {
+fn summary_text(summary: &Summary, tally: &Tally) -> String {
+    let shown: &[Status] = if tally.first_only {
         &[Status::Solved, Status::Unsolvable, Status::Invalid]
     } else {
         &[

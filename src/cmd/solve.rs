@@ -6,11 +6,12 @@
 //! with its own reusable [`Solver`]; rows are written by the drain, in order, through
 //! [`SolveWriter`].
 
-use anyhow::bail;
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::Arc;
+
+use anyhow::bail;
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
 use crate::clock::{Clock, TickRate};

@@ -57,9 +57,8 @@ impl<I, O> Drop for SendOnDrop<'_, I, O> {
 /// Map every item produced by `fill` through `work` in parallel and hand the results to
 /// `drain` in input order, batch by batch.
 ///
-/// - `fill(batch, n)` refills `batch` with up to `n` = `batch_size` next items (it holds
-///   an old batch whose allocations may be reused); it leaves it empty at the end of
-///   input.
+/// - `fill(batch)` refills `batch` with up to `batch_size` next items (it holds an old
+///   batch whose allocations may be reused); it leaves it empty at the end of input.
 /// - `init` makes scratch state (e.g. a solver) handed to `work`; states are reused
 ///   from batch to batch, one per batch being mapped.
 /// - `drain(items, results)` receives each batch with its results, in order.
@@ -68,7 +67,7 @@ impl<I, O> Drop for SendOnDrop<'_, I, O> {
 /// drained stay drained.
 pub fn ordered_map<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E> + Send,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E> + Send,
     init: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, &I) -> O + Sync + Send,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E> + Send,
@@ -101,10 +100,8 @@ where
             window[seq - front] = Some(batch);
         }
         // Drain what is next in input order.
-        while let Some(Some(_)) = window.front() {
-            let Some(Some(batch)) = window.pop_front() else {
-                unreachable!("the front was just seen mapped")
-            };
+        while let Some(batch) = window.front_mut().and_then(Option::take) {
+            window.pop_front();
             front += 1;
             outcome = drain(&batch.items, &batch.results);
             spare.push(batch);
@@ -118,7 +115,7 @@ where
                 items: Vec::with_capacity(batch_size),
                 results: Vec::with_capacity(batch_size),
             });
-            outcome = fill(&mut batch.items, batch_size);
+            outcome = fill(&mut batch.items);
             if outcome.is_err() {
                 return;
             }
@@ -169,7 +166,7 @@ where
 /// [`ordered_map`] on one thread: read, map and drain each batch in turn.
 fn ordered_map_in_turn<I, O, S, E>(
     batch_size: usize,
-    mut fill: impl FnMut(&mut Vec<I>, usize) -> Result<(), E>,
+    mut fill: impl FnMut(&mut Vec<I>) -> Result<(), E>,
     init: impl Fn() -> S,
     work: impl Fn(&mut S, &I) -> O,
     mut drain: impl FnMut(&[I], &[O]) -> Result<(), E>,
@@ -178,7 +175,7 @@ fn ordered_map_in_turn<I, O, S, E>(
     let mut results: Vec<O> = Vec::with_capacity(batch_size);
     let mut scratch = init();
     loop {
-        fill(&mut items, batch_size)?;
+        fill(&mut items)?;
         if items.is_empty() {
             return Ok(());
         }
@@ -202,10 +199,9 @@ mod tests {
         pool.install(|| {
             ordered_map(
                 batch,
-                |b: &mut Vec<usize>, n| -> Result<(), ()> {
-                    assert!(n <= batch);
+                |b: &mut Vec<usize>| -> Result<(), ()> {
                     b.clear();
-                    while b.len() < n && next < total {
+                    while b.len() < batch && next < total {
                         b.push(next);
                         next += 1;
                     }
@@ -258,10 +254,9 @@ mod tests {
         pool.install(|| {
             ordered_map(
                 batch,
-                |b: &mut Vec<usize>, n| -> Result<(), ()> {
-                    assert_eq!(n, batch);
+                |b: &mut Vec<usize>| -> Result<(), ()> {
                     b.clear();
-                    b.extend(read..(read + n).min(total));
+                    b.extend(read..(read + batch).min(total));
                     read += b.len();
                     most_alive = most_alive.max(read - drained.load(Relaxed));
                     Ok(())
@@ -294,7 +289,7 @@ mod tests {
                 pool.install(|| {
                     ordered_map(
                         4,
-                        |b: &mut Vec<u32>, _| -> Result<(), ()> {
+                        |b: &mut Vec<u32>| -> Result<(), ()> {
                             b.clear();
                             if n < 400 {
                                 b.extend([n, n + 1, n + 2, n + 3]);
@@ -325,7 +320,7 @@ mod tests {
         let mut n = 0;
         let r = ordered_map(
             2,
-            |b: &mut Vec<u32>, _| -> Result<(), &str> {
+            |b: &mut Vec<u32>| -> Result<(), &str> {
                 b.clear();
                 if n < 100 {
                     b.extend([n, n + 1]);

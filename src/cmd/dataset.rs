@@ -183,8 +183,8 @@ impl Driver {
             failed: None,
         };
         let batch_size = self.batch_size;
-        let fill = |batch: &mut Vec<Item>, max: usize| -> Result<(), Halt> {
-            let n = reader.fill(batch, max, &sources);
+        let fill = |batch: &mut Vec<Item>| -> Result<(), Halt> {
+            let n = reader.fill(batch, batch_size, &sources);
             batch.truncate(n);
             bytes_done.store(reader.bytes_read(), Ordering::Relaxed);
             Ok(())

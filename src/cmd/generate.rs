@@ -66,9 +66,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     pool.install(|| {
         pipeline::ordered_map(
             BATCH,
-            |batch: &mut Vec<u64>, n| -> anyhow::Result<()> {
+            |batch: &mut Vec<u64>| -> anyhow::Result<()> {
                 batch.clear();
-                while batch.len() < n && next < total {
+                while batch.len() < BATCH && next < total {
                     batch.push(next);
                     next += 1;
                 }

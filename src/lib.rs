@@ -26,6 +26,7 @@ pub mod canon;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod output;

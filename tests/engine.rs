@@ -391,7 +391,7 @@ fn a_cell_with_no_candidate_has_no_solution() {
         let outcome = solve(&puzzle, limit);
         assert_eq!(outcome.solutions, 0);
         assert_eq!(outcome.first, None);
-        assert_eq!(outcome.uniqueness(), Uniqueness::None);
+        assert_eq!(outcome.uniqueness(), Uniqueness::NoSolution);
     }
     assert_eq!(solutions(&puzzle).next(), None);
     assert_eq!(reference_count(&puzzle, 1), 0);
@@ -405,7 +405,7 @@ fn a_digit_with_no_place_in_a_row_has_no_solution() {
         "12345.... ......9.. ......... .....9... ........9 ......... ......... ......... .........",
     );
     assert!(puzzle.check_givens().is_ok());
-    assert_eq!(solve(&puzzle, 2).uniqueness(), Uniqueness::None);
+    assert_eq!(solve(&puzzle, 2).uniqueness(), Uniqueness::NoSolution);
     assert_eq!(count(&puzzle, 2).solutions, 0);
     assert_eq!(reference_count(&puzzle, 1), 0);
 }

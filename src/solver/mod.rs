@@ -96,7 +96,7 @@ impl Outcome {
     /// The uniqueness verdict of a search run with limit ≥ 2.
     pub fn uniqueness(&self) -> Uniqueness {
         match self.solutions {
-            0 => Uniqueness::None,
+            0 => Uniqueness::NoSolution,
             1 => Uniqueness::Unique,
             _ => Uniqueness::Multiple,
         }
@@ -107,7 +107,7 @@ impl Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Uniqueness {
     /// No solution.
-    None,
+    NoSolution,
     /// Exactly one solution.
     Unique,
     /// Two or more.

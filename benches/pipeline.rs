@@ -9,11 +9,13 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use clap::Parser;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 
-use bulkdoku::cli::{Cli, Command};
+use bulkdoku::dataset::Driver;
+use bulkdoku::input::InputOptions;
+use bulkdoku::output::{self, OutputFormat};
+use bulkdoku::solving::{solve_dataset, SolveConfig};
 use bulkdoku::{Grid, Solver};
 
 const FILE: &str = "puzzles2_17_clue";
@@ -57,19 +59,13 @@ fn load() -> Option<(PathBuf, Vec<Grid>, Option<tempfile::TempPath>)> {
     Some((tmp.to_path_buf(), grids, Some(tmp)))
 }
 
-fn solve_args(path: &std::path::Path, threads: usize) -> bulkdoku::cmd::solve::Args {
-    let cli = Cli::parse_from([
-        "bulkdoku",
-        "solve",
-        "-q",
-        "-j",
-        &threads.to_string(),
-        path.to_str().expect("utf-8 path"),
-    ]);
-    match cli.command {
-        Command::Solve(args) => args,
-        _ => unreachable!("parsed a solve command"),
-    }
+/// What `bulkdoku solve -q -j THREADS FILE` does, through the library: uniqueness,
+/// timing, CSV rows into `io::sink`.
+fn solve_file(path: &std::path::Path, threads: usize) {
+    let driver =
+        Driver::new(vec![Some(path.to_path_buf())], InputOptions::new()).threads(Some(threads));
+    let mut sink = output::solve_sink(OutputFormat::Csv, std::io::sink(), &[]).expect("a sink");
+    black_box(solve_dataset(driver, &SolveConfig::default(), &mut *sink).expect("solve runs"));
 }
 
 fn pipeline(c: &mut Criterion) {
@@ -105,9 +101,8 @@ fn pipeline(c: &mut Criterion) {
         })
     });
     for threads in [1, 2] {
-        let args = solve_args(&path, threads);
         group.bench_function(format!("pipeline/{threads}"), |b| {
-            b.iter(|| bulkdoku::cmd::solve::run_to(&args, std::io::sink()).expect("solve runs"))
+            b.iter(|| solve_file(&path, threads))
         });
     }
     group.finish();
@@ -131,7 +126,6 @@ fn interleaved(_: &mut Criterion) {
         .num_threads(2)
         .build()
         .unwrap();
-    let args = [solve_args(&path, 1), solve_args(&path, 2)];
     let rate = |run: &dyn Fn()| {
         let start = std::time::Instant::now();
         run();
@@ -156,12 +150,8 @@ fn interleaved(_: &mut Criterion) {
             )
         });
     };
-    let pipeline_1 = || {
-        black_box(bulkdoku::cmd::solve::run_to(&args[0], std::io::sink()).expect("solve runs"));
-    };
-    let pipeline_2 = || {
-        black_box(bulkdoku::cmd::solve::run_to(&args[1], std::io::sink()).expect("solve runs"));
-    };
+    let pipeline_1 = || solve_file(&path, 1);
+    let pipeline_2 = || solve_file(&path, 2);
     let runs: [&dyn Fn(); 4] = [&engine_1, &engine_2, &pipeline_1, &pipeline_2];
     // rates[run][round]
     let mut rates = vec![Vec::new(); 4];

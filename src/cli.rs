@@ -1,8 +1,10 @@
 //! Command-line definitions (clap derive): one `Args` struct per subcommand lives in its
-//! `cmd/*.rs` file; the argument groups they share are here.
+//! `cmd/*.rs` file; the argument groups they share are here, with the one place where
+//! flags become the library's plain option types.
 
 use std::path::PathBuf;
 
+use bulkdoku::input::{self, InputOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, verify and time Sudoku puzzle datasets in bulk, on all cores.
@@ -45,6 +47,22 @@ pub struct InputArgs {
     pub column: Option<String>,
 }
 
+impl InputArgs {
+    /// The inputs in order: `None` for standard input (no file, or `-`).
+    pub fn inputs(&self) -> Vec<Option<PathBuf>> {
+        input::inputs(&self.files)
+    }
+
+    /// The reading options these flags ask for.
+    pub fn options(&self) -> InputOptions {
+        let options = InputOptions::new().format(self.format.into());
+        match &self.column {
+            Some(name) => options.column(name.clone()),
+            None => options,
+        }
+    }
+}
+
 /// Input formats `--format` can force.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputFormat {
@@ -61,12 +79,32 @@ pub enum InputFormat {
     Board,
 }
 
+impl From<InputFormat> for input::InputFormat {
+    fn from(format: InputFormat) -> input::InputFormat {
+        match format {
+            InputFormat::Auto => input::InputFormat::Auto,
+            InputFormat::Lines => input::InputFormat::Lines,
+            InputFormat::Csv => input::InputFormat::Csv,
+            InputFormat::Grid => input::InputFormat::Grid,
+            InputFormat::Board => input::InputFormat::Board,
+        }
+    }
+}
+
 /// How many threads to use.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct ThreadArgs {
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads (default: all cores; at most 1024).
+    #[arg(short = 'j', long, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=bulkdoku::pipeline::MAX_THREADS as i64))]
+    pub threads: Option<u16>,
+}
+
+impl ThreadArgs {
+    /// The threads asked for; `None` for one per core.
+    pub fn get(&self) -> Option<usize> {
+        self.threads.map(usize::from)
+    }
 }
 
 /// Where results go.
@@ -98,4 +136,23 @@ pub enum ProgressMode {
     Always,
     /// Never.
     Never,
+}
+
+/// Output formats of `solve` (`--output-format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormatArg {
+    /// CSV with a header row, one row per record.
+    #[default]
+    Csv,
+    /// Puzzle and solution as boxed 9×9 grids side by side, a header line per record.
+    Grid,
+}
+
+impl From<OutputFormatArg> for bulkdoku::output::OutputFormat {
+    fn from(format: OutputFormatArg) -> bulkdoku::output::OutputFormat {
+        match format {
+            OutputFormatArg::Csv => bulkdoku::output::OutputFormat::Csv,
+            OutputFormatArg::Grid => bulkdoku::output::OutputFormat::Grid,
+        }
+    }
 }

@@ -23,6 +23,38 @@ use std::collections::VecDeque;
 use std::sync::mpsc;
 use std::sync::Mutex;
 
+/// Most worker threads a pool may have. Far above any machine's cores: a larger
+/// request is a typo (`-j 100000`), and starting that many threads would take minutes
+/// and could exhaust the process's resources before any work is done.
+pub const MAX_THREADS: usize = 1024;
+
+/// Why a worker pool could not be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PoolError {
+    /// More threads asked for than [`MAX_THREADS`].
+    #[error("{asked} threads asked for; at most {MAX_THREADS} are allowed")]
+    TooMany {
+        /// The number asked for.
+        asked: usize,
+    },
+    /// The operating system would not start the threads.
+    #[error("cannot start worker threads: {0}")]
+    Start(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// The worker pool of a run: `threads` workers, or one per core when `None` or 0.
+/// The one place every caller (the commands, the library, benchmarks) makes its pool.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, PoolError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    match threads {
+        Some(asked) if asked > MAX_THREADS => return Err(PoolError::TooMany { asked }),
+        Some(n) if n > 0 => builder = builder.num_threads(n),
+        _ => {}
+    }
+    Ok(builder.build()?)
+}
+
 /// Batches alive at once on a pool of several threads: read and waiting, being
 /// mapped, or mapped and waiting for the drain. Enough for every worker to find a
 /// batch queued while the calling thread maps one itself.
@@ -312,6 +344,17 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(60))
             .expect("ordered_map returned instead of hanging");
         assert!(panicked);
+    }
+
+    #[test]
+    fn pools_have_the_threads_asked_for_within_the_limit() {
+        assert_eq!(thread_pool(Some(3)).unwrap().current_num_threads(), 3);
+        let all = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(thread_pool(None).unwrap().current_num_threads(), all);
+        assert_eq!(thread_pool(Some(0)).unwrap().current_num_threads(), all);
+        let err = thread_pool(Some(MAX_THREADS + 1)).unwrap_err();
+        assert!(matches!(err, PoolError::TooMany { asked } if asked == MAX_THREADS + 1));
+        assert!(err.to_string().contains("at most 1024"), "{err}");
     }
 
     #[test]

@@ -8,26 +8,27 @@
 //! it once per batch, never per record: indicatif rate-limits drawing, but not calls.
 
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use bulkdoku::units::{human_rate, rate};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 use crate::cli::ProgressMode;
 
 /// A progress display for a run over records (possibly hidden).
 #[derive(Debug)]
-pub struct Progress {
+pub struct Bar {
     bar: Option<ProgressBar>,
     start: Instant,
     total_bytes: Option<u64>,
 }
 
-impl Progress {
+impl Bar {
     /// A display for a run over `total_bytes` of input (`None` when unknown, e.g. stdin).
     ///
     /// `quiet` or [`ProgressMode::Never`] hide it; [`ProgressMode::Auto`] shows it only
     /// when stderr is a terminal.
-    pub fn new(mode: ProgressMode, quiet: bool, total_bytes: Option<u64>) -> Progress {
+    pub fn new(mode: ProgressMode, quiet: bool, total_bytes: Option<u64>) -> Bar {
         let stderr_is_terminal = std::io::stderr().is_terminal();
         let target = match mode {
             _ if quiet => None,
@@ -55,25 +56,23 @@ impl Progress {
                 ProgressBar::with_draw_target(None, target).with_style(style)
             }
         });
-        Progress {
+        Bar {
             bar,
             start: Instant::now(),
             total_bytes,
         }
     }
 
-    /// A display that never draws (for library callers and benchmarks).
-    pub fn hidden() -> Progress {
-        Progress::new(ProgressMode::Never, true, None)
-    }
-
     /// True when nothing is drawn.
-    pub fn is_hidden(&self) -> bool {
+    #[cfg(test)]
+    fn is_hidden(&self) -> bool {
         self.bar.is_none()
     }
+}
 
+impl bulkdoku::dataset::Progress for Bar {
     /// Report `records` done so far and `bytes` of input consumed so far.
-    pub fn update(&self, records: u64, bytes: u64) {
+    fn update(&self, records: u64, bytes: u64) {
         let Some(bar) = &self.bar else { return };
         if self.total_bytes.is_some() {
             bar.set_position(bytes);
@@ -87,39 +86,20 @@ impl Progress {
     }
 
     /// Remove the bar from the screen (also done on drop).
-    pub fn finish(&self) {
+    fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }
 }
 
-impl Drop for Progress {
+impl Drop for Bar {
     fn drop(&mut self) {
         // Clear on every way out, errors and broken pipes included, so that a
         // half-drawn bar never stays above the next shell prompt.
-        self.finish();
-    }
-}
-
-/// Records per second over `elapsed` (0 when no time has passed).
-pub fn rate(records: u64, elapsed: Duration) -> f64 {
-    let secs = elapsed.as_secs_f64();
-    if secs > 0.0 {
-        records as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-/// A rate with a k/M suffix, e.g. `12.3k`.
-pub fn human_rate(per_sec: f64) -> String {
-    if per_sec >= 1e6 {
-        format!("{:.2}M", per_sec / 1e6)
-    } else if per_sec >= 1e3 {
-        format!("{:.1}k", per_sec / 1e3)
-    } else {
-        format!("{per_sec:.0}")
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 
@@ -181,20 +161,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rates_and_their_suffixes() {
-        assert_eq!(rate(500, Duration::from_millis(250)), 2000.0);
-        assert_eq!(rate(5, Duration::ZERO), 0.0);
-        assert_eq!(human_rate(999.4), "999");
-        assert_eq!(human_rate(12_345.0), "12.3k");
-        assert_eq!(human_rate(2_500_000.0), "2.50M");
-    }
-
-    #[test]
     fn never_and_quiet_hide_the_bar() {
-        assert!(Progress::new(ProgressMode::Never, false, Some(10)).is_hidden());
-        assert!(Progress::new(ProgressMode::Always, true, None).is_hidden());
-        assert!(!Progress::new(ProgressMode::Always, false, Some(10)).is_hidden());
+        use bulkdoku::dataset::Progress;
+        assert!(Bar::new(ProgressMode::Never, false, Some(10)).is_hidden());
+        assert!(Bar::new(ProgressMode::Always, true, None).is_hidden());
+        assert!(!Bar::new(ProgressMode::Always, false, Some(10)).is_hidden());
         // Updating a hidden bar is a no-op, not an error.
-        Progress::hidden().update(3, 4);
+        Bar::new(ProgressMode::Never, true, None).update(3, 4);
     }
 }

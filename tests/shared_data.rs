@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use bulkdoku::cli::InputFormat;
+use bulkdoku::input::InputFormat;
 use bulkdoku::input::{open, InputOptions, Record};
 use bulkdoku::{Grid, Solver, Uniqueness};
 use rayon::prelude::*;

@@ -18,9 +18,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use bulkdoku::input::{self, InputOptions, Record};
+use bulkdoku::{Grid, Solver};
+
 use crate::cli::{InputFormat, OutputArgs, ProgressArgs, ProgressMode, ThreadArgs};
-use crate::input::{self, InputOptions, Record};
-use crate::{Grid, Solver};
 
 /// A timed sample repeats passes until it lasts at least this long, so that tiny
 /// datasets are not timed at the clock's resolution.
@@ -275,29 +276,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.limit.is_empty() || args.limit.contains(&0) {
         bail!("--limit takes solution limits of 1 or more, e.g. `--limit 1,2`");
     }
-    let all = match args.threads.threads {
-        Some(0) => bail!("-j takes 1 or more threads"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let pool = bulkdoku::pipeline::thread_pool(args.threads.get())?;
+    let all = pool.current_num_threads();
     let mut thread_counts = vec![1];
     if all > 1 {
         thread_counts.push(all);
     }
-    let pool = if all > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(all)
-                .build()
-                .context("cannot start the worker threads")?,
-        )
-    } else {
-        None
-    };
-    let options = InputOptions {
-        format: args.input_format,
-        column: args.column.clone(),
-    };
+    let pool = (all > 1).then_some(pool);
+    let mut options = InputOptions::new().format(args.input_format.into());
+    if let Some(name) = &args.column {
+        options = options.column(name.clone());
+    }
     let budget = Duration::from_secs_f64(args.seconds);
     let total_rows = (args.files.len() * args.limit.len() * thread_counts.len()) as u64;
     let bar = progress_bar(&args.progress, total_rows);
@@ -369,7 +358,7 @@ fn write_markdown(rows: &[BenchRow], out: &mut dyn Write) -> io::Result<()> {
             r.puzzles,
             r.limit,
             r.threads,
-            crate::report::format::grouped(r.puzzles_per_sec.round() as u64),
+            bulkdoku::units::grouped(r.puzzles_per_sec.round() as u64),
             r.usec_per_puzzle,
             r.no_guess_pct,
             r.guesses_per_puzzle

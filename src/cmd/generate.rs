@@ -1,17 +1,16 @@
 //! `bulkdoku generate`: random minimal puzzles with a unique solution, one per line,
-//! made by [`crate::generate`] on all cores, in order.
+//! made by [`bulkdoku::generate`] on all cores, in order.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use bulkdoku::generate::{generate_one, Rng};
+use bulkdoku::grid::{Grid, CELLS};
+use bulkdoku::output;
+use bulkdoku::pipeline;
+use bulkdoku::solver::Solver;
 
 use crate::cli::{OutputArgs, ThreadArgs};
-use crate::generate::{generate_one, Rng};
-use crate::grid::{Grid, CELLS};
-use crate::output;
-use crate::pipeline;
-use crate::solver::Solver;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -48,13 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "# bulkdoku generate -n {} --seed {}: random puzzles with a unique solution, one per line",
         args.count, args.seed
     )?;
-    let pool = {
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = args.threads.threads.filter(|&n| n > 0) {
-            builder = builder.num_threads(n);
-        }
-        builder.build().context("cannot start worker threads")?
-    };
+    let pool = pipeline::thread_pool(args.threads.get())?;
     let mut next = 0u64;
     let seed = args.seed;
     let total = args.count;

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use crate::cli::{Cli, Command};
 
 pub mod bench;
-pub mod dataset;
 pub mod generate;
 pub mod report;
 pub mod solve;

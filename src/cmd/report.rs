@@ -9,8 +9,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::ValueEnum;
 
+use bulkdoku::report::{format, run, Comparison, RunRow, Summary};
+
 use crate::cli::OutputArgs;
-use crate::report::{format, plot, run, Comparison, RunRow, Summary};
+use crate::plot;
 
 /// Arguments of `bulkdoku report`.
 #[derive(Debug, clap::Args)]

@@ -9,8 +9,8 @@
 
 use super::lines::{read_line, MAX_LINE};
 use super::source::Stream;
+use super::InputFormat;
 use super::{Record, RecordReader};
-use crate::cli::InputFormat;
 
 /// Rows in a block.
 const ROWS: usize = 9;
@@ -99,11 +99,11 @@ impl RecordReader for GridReader {
     }
 
     fn bytes_read(&self) -> u64 {
-        self.stream.progress.bytes_read()
+        self.stream.bytes.bytes_read()
     }
 
     fn total_bytes(&self) -> Option<u64> {
-        self.stream.progress.total_bytes()
+        self.stream.bytes.total_bytes()
     }
 
     fn format(&self) -> InputFormat {

@@ -12,8 +12,8 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 
 use super::source::{self, Stream};
+use super::InputFormat;
 use super::{Record, RecordReader};
-use crate::cli::InputFormat;
 
 /// Nesting kept at most (board, rows, and two levels of containers); deeper brackets
 /// are counted, not kept, so that a pathological input cannot exhaust memory.
@@ -86,11 +86,11 @@ impl RecordReader for BoardReader {
     }
 
     fn bytes_read(&self) -> u64 {
-        self.stream.progress.bytes_read()
+        self.stream.bytes.bytes_read()
     }
 
     fn total_bytes(&self) -> Option<u64> {
-        self.stream.progress.total_bytes()
+        self.stream.bytes.total_bytes()
     }
 
     fn format(&self) -> InputFormat {

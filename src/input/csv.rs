@@ -11,15 +11,15 @@ use std::io::{self, BufReader, Read};
 use anyhow::Context;
 
 use super::detect::PUZZLE_COLUMNS;
-use super::source::{Progress, Stream};
+use super::source::{ByteCount, Stream};
+use super::InputFormat;
 use super::{Record, RecordReader};
-use crate::cli::InputFormat;
 
 /// Reads a CSV file with a header row.
 pub(crate) struct CsvReader {
     reader: ::csv::Reader<LineIndex<BufReader<Box<dyn Read + Send>>>>,
     name: String,
-    progress: Progress,
+    bytes: ByteCount,
     headers: Vec<String>,
     column: usize,
     row: ::csv::ByteRecord,
@@ -32,7 +32,7 @@ impl CsvReader {
         let Stream {
             name,
             reader,
-            progress,
+            bytes,
         } = stream;
         let mut reader = ::csv::ReaderBuilder::new()
             .has_headers(true)
@@ -79,7 +79,7 @@ impl CsvReader {
         Ok(CsvReader {
             reader,
             name,
-            progress,
+            bytes,
             headers,
             column: found,
             row: ::csv::ByteRecord::new(),
@@ -157,11 +157,11 @@ impl RecordReader for CsvReader {
     }
 
     fn bytes_read(&self) -> u64 {
-        self.progress.bytes_read()
+        self.bytes.bytes_read()
     }
 
     fn total_bytes(&self) -> Option<u64> {
-        self.progress.total_bytes()
+        self.bytes.total_bytes()
     }
 
     fn format(&self) -> InputFormat {

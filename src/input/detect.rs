@@ -4,7 +4,7 @@
 //! and the classes vote; the first line alone decides for the formats whose first line
 //! is unmistakable (a board literal, a CSV header).
 
-use crate::cli::InputFormat;
+use super::InputFormat;
 use crate::grid::cell_value;
 
 /// Column names that hold the puzzle in known CSV datasets, in order of preference.

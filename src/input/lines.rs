@@ -9,8 +9,8 @@ use std::io::{self, BufRead};
 
 use super::detect::is_delimiter;
 use super::source::Stream;
+use super::InputFormat;
 use super::{Record, RecordReader};
-use crate::cli::InputFormat;
 
 /// Bytes of a line kept at most; the rest of a longer line is skipped, so that a file
 /// without newlines cannot exhaust memory.
@@ -108,11 +108,11 @@ impl RecordReader for LinesReader {
     }
 
     fn bytes_read(&self) -> u64 {
-        self.stream.progress.bytes_read()
+        self.stream.bytes.bytes_read()
     }
 
     fn total_bytes(&self) -> Option<u64> {
-        self.stream.progress.total_bytes()
+        self.stream.bytes.total_bytes()
     }
 
     fn format(&self) -> InputFormat {

@@ -22,9 +22,8 @@
 //! column is `--column` or the first of `quizzes`, `puzzle`, `question` (any case).
 //! Grid and board records hold their cells row after row.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
-
-use crate::cli::InputFormat;
 
 mod blocks;
 mod board;
@@ -35,6 +34,43 @@ mod source;
 
 #[cfg(test)]
 mod tests;
+
+/// The dataset formats bulkdoku reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum InputFormat {
+    /// Detect from the content.
+    #[default]
+    Auto,
+    /// One puzzle of 81 cells per line, anything after a delimiter ignored.
+    Lines,
+    /// CSV with a header row; the puzzle column is found by name.
+    Csv,
+    /// 9 lines of 9 cells per puzzle (optionally space-separated, optionally a leading
+    /// case count).
+    Grid,
+    /// `[["5","3",".",...],...]` board literals.
+    Board,
+}
+
+impl InputFormat {
+    /// The format's name, as `--format` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Lines => "lines",
+            InputFormat::Csv => "csv",
+            InputFormat::Grid => "grid",
+            InputFormat::Board => "board",
+        }
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One puzzle as read from a dataset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,7 +90,8 @@ pub struct Record {
 }
 
 /// What to read and how.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InputOptions {
     /// Forced format, or [`InputFormat::Auto`].
     pub format: InputFormat,
@@ -62,12 +99,22 @@ pub struct InputOptions {
     pub column: Option<String>,
 }
 
-impl Default for InputOptions {
-    fn default() -> Self {
-        InputOptions {
-            format: InputFormat::Auto,
-            column: None,
-        }
+impl InputOptions {
+    /// Options that detect the format and find the puzzle column by its usual names.
+    pub fn new() -> InputOptions {
+        InputOptions::default()
+    }
+
+    /// Read every input as `format` instead of detecting it.
+    pub fn format(mut self, format: InputFormat) -> InputOptions {
+        self.format = format;
+        self
+    }
+
+    /// Take the puzzle from the CSV column `name`.
+    pub fn column(mut self, name: impl Into<String>) -> InputOptions {
+        self.column = Some(name.into());
+        self
     }
 }
 

@@ -26,16 +26,16 @@ pub(crate) struct Stream {
     /// The decompressed text, buffered.
     pub(crate) reader: BufReader<Box<dyn Read + Send>>,
     /// The raw bytes consumed and the raw size.
-    pub(crate) progress: Progress,
+    pub(crate) bytes: ByteCount,
 }
 
 /// How far through its raw input a stream is.
-pub(crate) struct Progress {
+pub(crate) struct ByteCount {
     consumed: Arc<AtomicU64>,
     total: Option<u64>,
 }
 
-impl Progress {
+impl ByteCount {
     /// Raw (compressed) bytes consumed so far.
     pub(crate) fn bytes_read(&self) -> u64 {
         self.consumed.load(Ordering::Relaxed)
@@ -102,7 +102,7 @@ impl Stream {
         let stream = Stream {
             name: name.to_string(),
             reader: BufReader::with_capacity(BUFFER, reader),
-            progress: Progress { consumed, total },
+            bytes: ByteCount { consumed, total },
         };
         Ok((stream, head))
     }

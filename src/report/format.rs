@@ -7,31 +7,10 @@ use std::io::{self, Write};
 use super::compare::Comparison;
 use super::run::Status;
 use super::summary::{Bucket, Summary};
+use crate::units::{duration, grouped};
 
 /// Width of the histogram's text bars, in characters.
 const BAR_WIDTH: usize = 40;
-
-/// A duration in nanoseconds with a fitting unit and three significant digits.
-pub fn duration(ns: f64) -> String {
-    let (value, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "µs")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
-    if unit == "ns" {
-        format!("{value:.0} {unit}")
-    } else if value < 10.0 {
-        format!("{value:.2} {unit}")
-    } else if value < 100.0 {
-        format!("{value:.1} {unit}")
-    } else {
-        format!("{value:.0} {unit}")
-    }
-}
 
 /// A bound of the 1-2-5 histogram (whole units: `2 µs`, `50 ms`).
 fn bound(ns: u64) -> String {
@@ -42,19 +21,6 @@ fn bound(ns: u64) -> String {
         _ => (1_000_000_000, "s"),
     };
     format!("{} {unit}", ns / div)
-}
-
-/// A whole number with thousands separators: `12,345`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn pct_text(p: Option<f64>) -> String {
@@ -488,20 +454,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations_pick_a_unit() {
-        assert_eq!(duration(950.0), "950 ns");
-        assert_eq!(duration(1_234.0), "1.23 µs");
-        assert_eq!(duration(56_780.0), "56.8 µs");
-        assert_eq!(duration(2_500_000.0), "2.50 ms");
-        assert_eq!(duration(3e9), "3.00 s");
+    fn histogram_bounds_are_whole_units() {
         assert_eq!(bound(2_000), "2 µs");
         assert_eq!(bound(500), "500 ns");
     }
 
     #[test]
-    fn grouping_and_bars() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(1_234_567), "1,234,567");
+    fn bars() {
         assert_eq!(bar(10, 10).chars().count(), BAR_WIDTH);
         assert_eq!(bar(5, 10).chars().count(), BAR_WIDTH / 2);
         assert_eq!(bar(1, 1_000_000), "▏");

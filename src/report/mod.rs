@@ -5,12 +5,13 @@
 //! - [`summary`]: rows in, a [`Summary`] of counts, percentiles, histogram and slowest
 //!   puzzles out;
 //! - [`compare`]: two runs of one dataset in, a puzzle-by-puzzle [`Comparison`] out;
-//! - [`format`](mod@format): a summary in, text, Markdown or JSON out;
-//! - [`plot`]: a summary in, an SVG or PNG picture of the latency distribution out.
+//! - [`format`](mod@format): a summary in, text, Markdown or JSON out.
+//!
+//! The picture of the latency distribution (`report --plot`) is the binary's: it
+//! needs `plotters`, which the library does without.
 
 pub mod compare;
 pub mod format;
-pub mod plot;
 pub mod run;
 pub mod summary;
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context};
 
 /// A puzzle's verdict as `solve` wrote it: the same type `solve` writes.
-pub use crate::record::Status;
+pub use crate::row::Status;
 
 /// One puzzle of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

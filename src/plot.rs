@@ -1,4 +1,4 @@
-//! The latency picture: a log-scale histogram above the cumulative distribution, drawn
+//! `report --plot`: the latency picture: a log-scale histogram above the cumulative distribution, drawn
 //! with `plotters` into an SVG or a PNG chosen by the file's extension.
 //!
 //! Machines without system fonts (CI) must still draw text, so plotters is built with
@@ -13,8 +13,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
-use super::format::{duration, grouped};
-use super::summary::{bound_125, Summary};
+use bulkdoku::report::summary::{bound_125, Summary};
+use bulkdoku::units::{duration, grouped};
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 
 /// Picture size in pixels.

@@ -1,20 +1,21 @@
-//! The shared dataset driver of the commands that process every record of datasets
-//! (`solve`, `verify`): open the inputs in order, read records in batches, map each
-//! batch in parallel with [`pipeline::ordered_map`] on a pool of `-j` threads, update the
-//! progress bar once per batch, and hand each batch with its results to the command's
-//! drain closure, in input order.
+//! Datasets as streams of records: open the inputs in order, read records in batches,
+//! map each batch in parallel with [`pipeline::ordered_map`] on a pool of worker threads,
+//! tell a [`Progress`] once per batch, and hand each batch with its results to a drain
+//! closure, in input order. Used by `solve` and `verify`, and by any library caller that
+//! processes whole files.
 //!
-//! The per-record work and the writer are the command's: the driver knows records, not
+//! The per-record work and the writer are the caller's: the driver knows records, not
 //! what is done with them. Memory stays bounded by [`pipeline::WINDOW`] batches whatever
 //! the input size, and record buffers are reused from batch to batch.
 //!
 //! ```no_run
 //! use std::ops::ControlFlow;
-//! use bulkdoku::cmd::dataset::{self, Driver};
-//! # fn demo(input: &bulkdoku::cli::InputArgs) -> anyhow::Result<()> {
-//! let driver = Driver::new(input, None, bulkdoku::progress::Progress::hidden());
-//! let summary = driver.run(
-//!     || bulkdoku::Solver::new(),                         // per-worker state
+//! use bulkdoku::dataset::Driver;
+//! use bulkdoku::input::InputOptions;
+//! # fn main() -> anyhow::Result<()> {
+//! let inputs = vec![Some("puzzles.txt".into())];
+//! let summary = Driver::new(inputs, InputOptions::new()).threads(Some(2)).run(
+//!     bulkdoku::Solver::new,                               // per-worker state
 //!     |solver, item| item.record.cells.len(),              // per-record work
 //!     |sources, items, results| {                          // in input order
 //!         for (item, len) in items.iter().zip(results) {
@@ -29,16 +30,12 @@
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-
-use crate::cli::{InputArgs, InputFormat};
-use crate::input::{self, InputOptions, Record, RecordReader};
+use crate::input::{self, InputFormat, InputOptions, Record, RecordReader};
 use crate::pipeline;
-use crate::progress::Progress;
 
 /// Records per batch: each batch is one task on the pool and one call of the drain.
 /// Small, so that the last tasks of the input leave little idle time and the
@@ -48,13 +45,30 @@ use crate::progress::Progress;
 pub const BATCH_SIZE: usize = 256;
 
 /// One record with the index of the input it came from (into the `sources` slice the
-/// drain receives).
+/// drain receives) and its place among all records of the run.
 #[derive(Debug, Clone, Default)]
 pub struct Item {
     /// Index of its input, in command-line order.
     pub file: usize,
+    /// 0-based number of the record among all records of all inputs.
+    pub index: u64,
     /// The record as read.
     pub record: Record,
+}
+
+/// Told how a run advances, once per batch: a progress bar, a log line, a counter.
+pub trait Progress: Send + Sync {
+    /// `records` handed to the drain so far, and `bytes` of the (compressed) inputs
+    /// consumed so far (see [`Driver::total_bytes`] for the whole).
+    fn update(&self, records: u64, bytes: u64);
+
+    /// The run is over (called once, also when it failed).
+    fn finish(&self) {}
+}
+
+/// No progress display.
+impl Progress for () {
+    fn update(&self, _records: u64, _bytes: u64) {}
 }
 
 /// An input that has been opened.
@@ -70,6 +84,7 @@ pub struct Source {
 
 /// What a run did.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Summary {
     /// Records handed to the drain.
     pub records: u64,
@@ -79,16 +94,30 @@ pub struct Summary {
     pub threads: usize,
     /// True when the drain stopped the run early ([`ControlFlow::Break`]).
     pub stopped: bool,
+    /// True when the stop flag ([`Driver::stop_flag`]) ended the reading early: the
+    /// records read before it were all mapped and drained.
+    pub interrupted: bool,
 }
 
 /// Everything a run needs besides the per-record work: inputs, threads, progress.
-#[derive(Debug)]
 pub struct Driver {
     inputs: Vec<Option<PathBuf>>,
     options: InputOptions,
     threads: Option<usize>,
     batch_size: usize,
-    progress: Progress,
+    progress: Box<dyn Progress>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl std::fmt::Debug for Driver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driver")
+            .field("inputs", &self.inputs)
+            .field("options", &self.options)
+            .field("threads", &self.threads)
+            .field("batch_size", &self.batch_size)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why the pipeline stopped before the end of input.
@@ -106,19 +135,23 @@ impl From<anyhow::Error> for Halt {
 }
 
 impl Driver {
-    /// A driver over the inputs of `input` (none or `-` = standard input), with
-    /// `threads` workers (`None` = all cores) and the given progress display.
-    pub fn new(input: &InputArgs, threads: Option<usize>, progress: Progress) -> Driver {
+    /// A driver over `inputs` in order (`None` = standard input), read with `options`,
+    /// on all cores, without progress display.
+    pub fn new(inputs: Vec<Option<PathBuf>>, options: InputOptions) -> Driver {
         Driver {
-            inputs: input::inputs(&input.files),
-            options: InputOptions {
-                format: input.format,
-                column: input.column.clone(),
-            },
-            threads,
+            inputs,
+            options,
+            threads: None,
             batch_size: BATCH_SIZE,
-            progress,
+            progress: Box::new(()),
+            stop: None,
         }
+    }
+
+    /// Use `threads` workers (`None` or 0: one per core; see [`pipeline::thread_pool`]).
+    pub fn threads(mut self, threads: Option<usize>) -> Driver {
+        self.threads = threads;
+        self
     }
 
     /// Use batches of `n` records instead of [`BATCH_SIZE`].
@@ -127,10 +160,24 @@ impl Driver {
         self
     }
 
-    /// Total size in bytes of all inputs when every one is a regular file (for the
+    /// Tell `progress` how the run advances.
+    pub fn progress(mut self, progress: impl Progress + 'static) -> Driver {
+        self.progress = Box::new(progress);
+        self
+    }
+
+    /// Stop reading once `flag` is set (e.g. by a signal handler): the records already
+    /// read are still mapped and drained, so the output ends on a whole record, and the
+    /// summary says [`Summary::interrupted`].
+    pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Driver {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Total size in bytes of all `inputs` when every one is a regular file (for a
     /// progress bar's ETA); `None` when any is standard input or a pipe.
-    pub fn total_bytes(input: &InputArgs) -> Option<u64> {
-        input::inputs(&input.files)
+    pub fn total_bytes(inputs: &[Option<PathBuf>]) -> Option<u64> {
+        inputs
             .iter()
             .map(|p| {
                 let meta = std::fs::metadata(p.as_deref()?).ok()?;
@@ -147,7 +194,7 @@ impl Driver {
     /// The drain returns [`ControlFlow::Break`] to stop early (e.g. `--strict`); the
     /// summary then says `stopped`. An unreadable input, broken CSV or a failed drain
     /// is an error; a broken pipe comes back as the `io::Error` it is (see
-    /// [`crate::cmd::is_broken_pipe`]).
+    /// `is_broken_pipe` in the binary).
     pub fn run<O, S>(
         self,
         init: impl Fn() -> S + Sync + Send,
@@ -159,13 +206,7 @@ impl Driver {
         S: Send,
     {
         let start = Instant::now();
-        let pool = {
-            let mut builder = rayon::ThreadPoolBuilder::new();
-            if let Some(n) = self.threads.filter(|&n| n > 0) {
-                builder = builder.num_threads(n);
-            }
-            builder.build().context("cannot start worker threads")?
-        };
+        let pool = pipeline::thread_pool(self.threads)?;
         let threads = pool.current_num_threads();
 
         // Inputs opened so far: written by the reader, read by the drain (which may run
@@ -178,12 +219,20 @@ impl Driver {
             inputs: &self.inputs,
             options: &self.options,
             next_input: 0,
+            next_index: 0,
             current: None,
             bytes_before: 0,
             failed: None,
         };
         let batch_size = self.batch_size;
+        let stop = self.stop.as_deref();
+        let mut interrupted = false;
         let fill = |batch: &mut Vec<Item>| -> Result<(), Halt> {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                interrupted = true;
+                batch.clear();
+                return Ok(());
+            }
             let n = reader.fill(batch, batch_size, &sources);
             batch.truncate(n);
             bytes_done.store(reader.bytes_read(), Ordering::Relaxed);
@@ -208,6 +257,7 @@ impl Driver {
 
         let outcome = pool.install(|| pipeline::ordered_map(batch_size, fill, init, work, drain));
         self.progress.finish();
+        let interrupted = interrupted || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let stopped = match outcome {
             Ok(()) => false,
             Err(Halt::Stopped) => true,
@@ -221,6 +271,7 @@ impl Driver {
             elapsed: start.elapsed(),
             threads,
             stopped,
+            interrupted,
         })
     }
 }
@@ -231,6 +282,8 @@ struct Reader<'a> {
     options: &'a InputOptions,
     /// Index of the next input to open.
     next_input: usize,
+    /// [`Item::index`] of the next record.
+    next_index: u64,
     /// The open input and its index.
     current: Option<(usize, Box<dyn RecordReader>)>,
     /// Bytes consumed by the inputs already finished.
@@ -300,6 +353,8 @@ impl Reader<'_> {
                 .map_err(|err| name_error(err, self.inputs[index].as_deref()))?;
             if got {
                 item.file = index;
+                item.index = self.next_index;
+                self.next_index += 1;
                 *n += 1;
             } else {
                 self.bytes_before += reader.bytes_read();
@@ -338,26 +393,24 @@ mod tests {
     const P: &str =
         "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
 
-    fn input_args(dir: &tempfile::TempDir, files: &[(&str, usize)]) -> InputArgs {
+    fn inputs(dir: &tempfile::TempDir, files: &[(&str, usize)]) -> Vec<Option<PathBuf>> {
         let mut paths = Vec::new();
         for &(name, n) in files {
             let path = dir.path().join(name);
             std::fs::write(&path, format!("{P}\n").repeat(n)).unwrap();
-            paths.push(path);
+            paths.push(Some(path));
         }
-        InputArgs {
-            files: paths,
-            format: InputFormat::Auto,
-            column: None,
-        }
+        paths
     }
 
     #[test]
     fn every_record_of_every_file_in_order_in_small_batches() {
         let dir = tempfile::tempdir().unwrap();
-        let args = input_args(&dir, &[("a.txt", 5), ("empty.txt", 0), ("b.txt", 4)]);
+        let args = inputs(&dir, &[("a.txt", 5), ("empty.txt", 0), ("b.txt", 4)]);
         let mut seen = Vec::new();
-        let summary = Driver::new(&args, Some(2), Progress::hidden())
+        let mut indices = Vec::new();
+        let summary = Driver::new(args, InputOptions::new())
+            .threads(Some(2))
             .batch_size(3)
             .run(
                 || 0u32,
@@ -367,6 +420,7 @@ mod tests {
                 },
                 |sources, items, results| {
                     for (item, &len) in items.iter().zip(results) {
+                        indices.push(item.index);
                         let name = sources[item.file].name.rsplit('/').next().unwrap();
                         seen.push((name.to_string(), item.record.line, len));
                     }
@@ -379,6 +433,7 @@ mod tests {
             .chain((1..=4).map(|l| ("b.txt".to_string(), l, 81)))
             .collect();
         assert_eq!(seen, expected);
+        assert_eq!(indices, (0..9).collect::<Vec<u64>>());
         assert_eq!(
             (summary.records, summary.threads, summary.stopped),
             (9, 2, false)
@@ -388,9 +443,10 @@ mod tests {
     #[test]
     fn break_stops_the_run_and_errors_name_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let args = input_args(&dir, &[("a.txt", 50)]);
+        let args = inputs(&dir, &[("a.txt", 50)]);
         let mut batches = 0;
-        let summary = Driver::new(&args, Some(1), Progress::hidden())
+        let summary = Driver::new(args.clone(), InputOptions::new())
+            .threads(Some(1))
             .batch_size(4)
             .run(
                 || (),
@@ -405,8 +461,9 @@ mod tests {
         assert_eq!((batches, summary.records, summary.stopped), (1, 4, true));
 
         let mut args = args;
-        args.files.push(dir.path().join("missing.txt"));
-        let err = Driver::new(&args, Some(1), Progress::hidden())
+        args.push(Some(dir.path().join("missing.txt")));
+        let err = Driver::new(args, InputOptions::new())
+            .threads(Some(1))
             .run(
                 || (),
                 |_, _| (),
@@ -414,5 +471,34 @@ mod tests {
             )
             .unwrap_err();
         assert!(format!("{err:#}").contains("missing.txt"), "{err:#}");
+    }
+
+    #[test]
+    fn the_stop_flag_ends_reading_and_drains_what_was_read() {
+        let dir = tempfile::tempdir().unwrap();
+        // More records than the pipeline's window can hold, so that reading cannot
+        // have finished before the first drain sets the flag.
+        let total = 20 * pipeline::WINDOW * 10;
+        let args = inputs(&dir, &[("a.txt", total)]);
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut drained = 0;
+        let summary = Driver::new(args, InputOptions::new())
+            .threads(Some(2))
+            .batch_size(10)
+            .stop_flag(Arc::clone(&flag))
+            .run(
+                || (),
+                |_, _| (),
+                |_, items, _: &[()]| {
+                    drained += items.len();
+                    flag.store(true, Ordering::Relaxed);
+                    Ok(ControlFlow::Continue(()))
+                },
+            )
+            .unwrap();
+        assert!(summary.interrupted && !summary.stopped);
+        assert_eq!(summary.records, drained as u64);
+        assert_eq!(drained % 10, 0, "whole batches");
+        assert!(drained < total, "{drained}");
     }
 }

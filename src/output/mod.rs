@@ -1,0 +1,200 @@
+//! Where results go and in what shape.
+//!
+//! - [`SolveSink`]: the one trait every format of `solve`'s rows implements:
+//!   [`csv`](mod@csv) (the default, [`crate::row::SOLVE_COLUMNS`]) and [`grid`] (boxed 9×9
+//!   pictures for reading on a terminal). [`write_solved`] turns what the solver made of a
+//!   record into its row(s), the same way for every format.
+//! - [`open`]: the one opener of an output, a file or standard output.
+//!
+//! Sinks are `Send` because the pipeline drains batches on whichever worker is free:
+//! standard output is therefore taken through `io::Stdout` behind a large buffer (its
+//! lock is held for one buffer flush at a time) rather than a `StdoutLock`, which may not
+//! cross threads.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::clock::TickRate;
+use crate::row::{SolveRow, SolvedRow, Status};
+use crate::solving::Solved;
+
+pub mod csv;
+pub mod grid;
+
+/// Buffer size of the output sink: large enough that a flush is rare.
+const BUFFER: usize = 256 * 1024;
+
+/// A buffered byte sink: a file, or standard output.
+pub type Sink = BufWriter<Box<dyn Write + Send>>;
+
+/// Open the output: `path`, or standard output when `None` or `-`.
+pub fn open(path: Option<&Path>) -> anyhow::Result<Sink> {
+    let inner: Box<dyn Write + Send> = match path {
+        Some(p) if p.as_os_str() != "-" => {
+            Box::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)
+        }
+        _ => Box::new(io::stdout()),
+    };
+    Ok(BufWriter::with_capacity(BUFFER, inner))
+}
+
+/// Output formats of `solve`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OutputFormat {
+    /// CSV with a header row, one row per record.
+    #[default]
+    Csv,
+    /// Puzzle and solution as boxed 9×9 grids side by side, a header line per record.
+    Grid,
+}
+
+/// The copied-through (`--keep`) columns of one row: a record's CSV fields at the kept
+/// positions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kept<'a> {
+    fields: &'a [String],
+    positions: &'a [usize],
+}
+
+impl<'a> Kept<'a> {
+    /// The fields at `positions` of `fields` (empty text where a row is short).
+    pub fn new(fields: &'a [String], positions: &'a [usize]) -> Kept<'a> {
+        Kept { fields, positions }
+    }
+
+    /// The kept values, in column order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a str> + Clone + 'a {
+        let fields = self.fields;
+        self.positions
+            .iter()
+            .map(move |&i| fields.get(i).map_or("", String::as_str))
+    }
+}
+
+/// A writer of `solve`'s rows in one format.
+pub trait SolveSink: Send {
+    /// Write one row, then its kept columns.
+    fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()>;
+
+    /// Write the row of a valid puzzle; formats that can render grids straight into
+    /// their output override this to skip the detour through text.
+    fn write_solved(&mut self, row: &SolvedRow<'_>, kept: Kept<'_>) -> io::Result<()> {
+        self.write(&row.to_row(), kept)
+    }
+
+    /// Hand everything written so far to the underlying output and flush it.
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// A sink of `format` over `out`, with `keep` column names after the fixed columns
+/// (CSV only: other formats refuse them).
+pub fn solve_sink<W: Write + Send + 'static>(
+    format: OutputFormat,
+    out: W,
+    keep: &[String],
+) -> anyhow::Result<Box<dyn SolveSink>> {
+    Ok(match format {
+        OutputFormat::Csv => Box::new(csv::SolveCsv::new(out, keep)),
+        OutputFormat::Grid => {
+            if !keep.is_empty() {
+                anyhow::bail!("--keep applies to CSV output only");
+            }
+            Box::new(grid::SolveGrid::new(out))
+        }
+    })
+}
+
+/// What [`write_solved`] wrote for a record, for the caller's totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Written {
+    /// The record's status.
+    pub status: Status,
+    /// The search time in nanoseconds (`None` for an invalid record).
+    pub time_ns: Option<u64>,
+}
+
+/// Where a record came from, as its rows name it.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The input's display name.
+    pub file: &'a str,
+    /// The 1-based line where the record starts.
+    pub line: u64,
+    /// The record's cells as found (written as the puzzle of an invalid record).
+    pub cells: &'a [u8],
+}
+
+/// Write the row(s) of one record: one row, or with every solution kept (see
+/// [`crate::solving::SolveOptions::all_solutions`]) one per solution. `first_only`
+/// when the search stopped at the first solution (statuses say `solved`); `rate`
+/// turns the search's ticks into nanoseconds.
+pub fn write_solved(
+    sink: &mut dyn SolveSink,
+    origin: Origin<'_>,
+    solved: &Solved,
+    first_only: bool,
+    rate: TickRate,
+    kept: Kept<'_>,
+) -> io::Result<Written> {
+    match solved {
+        Solved::Invalid(reason) => {
+            let row = SolveRow {
+                file: Cow::Borrowed(origin.file),
+                line: origin.line,
+                puzzle: String::from_utf8_lossy(origin.cells),
+                status: Status::Invalid,
+                solutions: 0,
+                clues: 0,
+                guesses: 0,
+                time_ns: 0,
+                solution: Cow::Borrowed(""),
+                error: Cow::Borrowed(reason),
+            };
+            sink.write(&row, kept)?;
+            Ok(Written {
+                status: Status::Invalid,
+                time_ns: None,
+            })
+        }
+        Solved::Valid {
+            puzzle,
+            solutions,
+            guesses,
+            ticks,
+            first,
+            all,
+        } => {
+            let status = Status::from_count(*solutions, first_only);
+            let time_ns = rate.ns(*ticks);
+            let row = SolvedRow {
+                file: origin.file,
+                line: origin.line,
+                puzzle,
+                status,
+                solutions: *solutions,
+                guesses: *guesses,
+                time_ns,
+                solution: first.as_ref(),
+            };
+            if all.is_empty() {
+                sink.write_solved(&row, kept)?;
+            }
+            for solution in all {
+                let one = SolvedRow {
+                    solution: Some(solution),
+                    ..row
+                };
+                sink.write_solved(&one, kept)?;
+            }
+            Ok(Written {
+                status,
+                time_ns: Some(time_ns),
+            })
+        }
+    }
+}

@@ -64,7 +64,8 @@ fn load() -> Option<(PathBuf, Vec<Grid>, Option<tempfile::TempPath>)> {
 fn solve_file(path: &std::path::Path, threads: usize) {
     let driver =
         Driver::new(vec![Some(path.to_path_buf())], InputOptions::new()).threads(Some(threads));
-    let mut sink = output::solve_sink(OutputFormat::Csv, std::io::sink(), &[]).expect("a sink");
+    let mut sink =
+        output::solve_sink(OutputFormat::Csv, std::io::sink(), &[], true).expect("a sink");
     black_box(solve_dataset(driver, &SolveConfig::default(), &mut *sink).expect("solve runs"));
 }
 

@@ -45,6 +45,11 @@ pub struct InputArgs {
     /// The puzzle column of a CSV input (default: `quizzes`, `puzzle` or `question`).
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
+
+    /// Add N to every line number: for a piece of a larger file cut with `split -l`,
+    /// the lines before it, so that its rows name the lines of the whole file.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub line_offset: u64,
 }
 
 impl InputArgs {
@@ -55,7 +60,9 @@ impl InputArgs {
 
     /// The reading options these flags ask for.
     pub fn options(&self) -> InputOptions {
-        let options = InputOptions::new().format(self.format.into());
+        let options = InputOptions::new()
+            .format(self.format.into())
+            .line_offset(self.line_offset);
         match &self.column {
             Some(name) => options.column(name.clone()),
             None => options,

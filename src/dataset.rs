@@ -352,6 +352,7 @@ impl Reader<'_> {
                 .read_record(&mut item.record)
                 .map_err(|err| name_error(err, self.inputs[index].as_deref()))?;
             if got {
+                item.record.line += self.options.line_offset;
                 item.file = index;
                 item.index = self.next_index;
                 self.next_index += 1;

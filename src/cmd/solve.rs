@@ -70,6 +70,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
     pub output_format: OutputFormatArg,
 
+    /// Leave out the CSV header row (to concatenate the outputs of shards).
+    #[arg(long)]
+    pub no_header: bool,
+
     /// Records per parallel batch (tuning and tests; the default suits most inputs).
     #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
     pub batch_size: usize,
@@ -93,7 +97,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .strict(args.strict);
     let out = output::open(args.output.output.as_deref())?;
-    let mut sink = output::solve_sink(args.output_format.into(), out, &config.keep)?;
+    let mut sink = output::solve_sink(
+        args.output_format.into(),
+        out,
+        &config.keep,
+        !args.no_header,
+    )?;
     let inputs = args.input.inputs();
     let progress = Bar::new(
         args.progress.progress,

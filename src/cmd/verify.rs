@@ -64,6 +64,10 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
 
+    /// Leave out the CSV header row (to concatenate the outputs of shards).
+    #[arg(long)]
+    pub no_header: bool,
+
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -178,10 +182,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let with_file = args.input.files.len() > 1;
     let sink = output::open(args.output.output.as_deref())?;
     let mut writer = csv::WriterBuilder::new().from_writer(sink);
-    if with_file {
-        writer.write_field("file")?;
+    if !args.no_header {
+        if with_file {
+            writer.write_field("file")?;
+        }
+        writer.write_record(["line", "puzzle", "kind", "detail"])?;
     }
-    writer.write_record(["line", "puzzle", "kind", "detail"])?;
     let mut drain = Drain {
         writer,
         with_file,

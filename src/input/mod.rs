@@ -97,6 +97,9 @@ pub struct InputOptions {
     pub format: InputFormat,
     /// Puzzle column name for CSV input.
     pub column: Option<String>,
+    /// Added to every record's line: the first line of a piece cut from a larger file
+    /// (`split -l`), less one, so that its rows name the lines of the whole file.
+    pub line_offset: u64,
 }
 
 impl InputOptions {
@@ -108,6 +111,12 @@ impl InputOptions {
     /// Read every input as `format` instead of detecting it.
     pub fn format(mut self, format: InputFormat) -> InputOptions {
         self.format = format;
+        self
+    }
+
+    /// Add `offset` to every record's line.
+    pub fn line_offset(mut self, offset: u64) -> InputOptions {
+        self.line_offset = offset;
         self
     }
 

@@ -26,24 +26,17 @@ pub struct SolveCsv<W: Write> {
 }
 
 impl<W: Write> SolveCsv<W> {
-    /// A writer over `out`; the header row is gathered at once (and handed to `out`
-    /// with the rows), with `keep` column names after the fixed ones.
-    pub fn new(out: W, keep: &[String]) -> SolveCsv<W> {
-        let mut header = Vec::with_capacity(PENDING + 512);
-        let names = SOLVE_COLUMNS
-            .iter()
-            .copied()
-            .chain(keep.iter().map(String::as_str));
-        for (i, name) in names.enumerate() {
-            if i > 0 {
-                header.push(b',');
-            }
-            push_field(&mut header, name.as_bytes());
+    /// A writer over `out`; the header row (unless not `header`) is gathered at once
+    /// (and handed to `out` with the rows), with `keep` column names after the fixed
+    /// ones.
+    pub fn new(out: W, keep: &[String], header: bool) -> SolveCsv<W> {
+        let mut pending = Vec::with_capacity(PENDING + 512);
+        if header {
+            write_header(&mut pending, keep);
         }
-        header.push(b'\n');
         SolveCsv {
             out,
-            pending: header,
+            pending,
             file: Default::default(),
         }
     }
@@ -64,6 +57,21 @@ impl<W: Write> SolveCsv<W> {
     pub(crate) fn into_inner(self) -> W {
         self.out
     }
+}
+
+/// The header row: [`SOLVE_COLUMNS`], then the `keep` names.
+fn write_header(out: &mut Vec<u8>, keep: &[String]) {
+    let names = SOLVE_COLUMNS
+        .iter()
+        .copied()
+        .chain(keep.iter().map(String::as_str));
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_field(out, name.as_bytes());
+    }
+    out.push(b'\n');
 }
 
 impl<W: Write + Send> SolveSink for SolveCsv<W> {
@@ -101,7 +109,7 @@ mod tests {
 
     #[test]
     fn header_then_rows_with_kept_columns() {
-        let mut w = SolveCsv::new(Vec::new(), &["id".to_string()]);
+        let mut w = SolveCsv::new(Vec::new(), &["id".to_string()], true);
         let row = SolveRow {
             file: "x.txt".into(),
             line: 3,
@@ -128,5 +136,14 @@ mod tests {
             Some(format!("x.txt,3,{PUZZLE},unsolvable,1,21,5,12345,,,7").as_str())
         );
         assert_eq!(lines.next(), None);
+
+        let mut w = SolveCsv::new(Vec::new(), &[], false);
+        w.write(&row, Kept::default()).unwrap();
+        w.flush().unwrap();
+        let text = String::from_utf8(w.into_inner()).unwrap();
+        assert!(
+            text.starts_with("x.txt,3,") && text.lines().count() == 1,
+            "{text}"
+        );
     }
 }

@@ -92,14 +92,16 @@ pub trait SolveSink: Send {
 }
 
 /// A sink of `format` over `out`, with `keep` column names after the fixed columns
-/// (CSV only: other formats refuse them).
+/// (CSV only: other formats refuse them), and a header row unless `header` is false
+/// (to concatenate the outputs of shards).
 pub fn solve_sink<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     keep: &[String],
+    header: bool,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
     Ok(match format {
-        OutputFormat::Csv => Box::new(csv::SolveCsv::new(out, keep)),
+        OutputFormat::Csv => Box::new(csv::SolveCsv::new(out, keep, header)),
         OutputFormat::Grid => {
             if !keep.is_empty() {
                 anyhow::bail!("--keep applies to CSV output only");

@@ -6,5 +6,6 @@ mod util;
 mod bench;
 mod generate;
 mod report;
+mod shards;
 mod solve;
 mod verify;

@@ -349,10 +349,7 @@ fn csv_puzzle_column_by_name_with_quotes_multiline_fields_and_comments() {
 #[test]
 fn csv_column_option_picks_the_column_ignoring_case() {
     let text = format!("puzzle,Other\n{POJ},{LUOGU}\n");
-    let options = InputOptions {
-        format: InputFormat::Csv,
-        column: Some("other".into()),
-    };
+    let options = InputOptions::new().format(InputFormat::Csv).column("other");
     let (_, got) = read_with(text.as_bytes(), &options).unwrap();
     assert_eq!(got[0].cells, LUOGU);
 }
@@ -367,10 +364,7 @@ fn csv_without_puzzle_column_is_an_error_naming_file_and_line() {
     assert!(msg.contains("no puzzle column"), "{msg}");
     assert!(msg.contains("id, grid"), "{msg}");
 
-    let options = InputOptions {
-        format: InputFormat::Csv,
-        column: Some("nope".into()),
-    };
+    let options = InputOptions::new().format(InputFormat::Csv).column("nope");
     let msg = format!("{:#}", read_all_from(file.path(), &options).unwrap_err());
     assert!(msg.contains("no column named \"nope\""), "{msg}");
 }

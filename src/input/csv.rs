@@ -60,7 +60,7 @@ impl CsvReader {
         let found = match column {
             Some(wanted) => find(wanted).with_context(|| {
                 format!(
-                    "{name}: line {line}: no column named {wanted:?} (columns: {})",
+                    "{name}:{line}: no column named {wanted:?} (columns: {})",
                     headers.join(", ")
                 )
             })?,
@@ -69,7 +69,7 @@ impl CsvReader {
                 .find_map(|c| find(c))
                 .with_context(|| {
                     format!(
-                        "{name}: line {line}: no puzzle column: expected one named {} \
+                        "{name}:{line}: no puzzle column: expected one named {} \
                      (or name it with --column); columns: {}",
                         PUZZLE_COLUMNS.join(", "),
                         headers.join(", ")
@@ -98,7 +98,7 @@ fn csv_error<R: Read>(name: &str, index: &mut LineIndex<R>, err: ::csv::Error) -
         _ => format!("broken CSV: {err}"),
     };
     match line {
-        Some(line) => anyhow::anyhow!("{name}: line {line}: {message}"),
+        Some(line) => anyhow::anyhow!("{name}:{line}: {message}"),
         None => anyhow::anyhow!("{name}: {message}"),
     }
 }
@@ -129,7 +129,7 @@ impl RecordReader for CsvReader {
                     .any(|f| f.contains(&b'\n') && f.contains(&b','));
             if swallowed {
                 anyhow::bail!(
-                    "{}: line {}: broken CSV: a quoted field runs over several lines \
+                    "{}:{}: broken CSV: a quoted field runs over several lines \
                      (a quote not closed?)",
                     self.name,
                     record.line

@@ -1,6 +1,6 @@
 //! Tests of format detection and every reader, through [`open`] on real files.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use super::*;
@@ -359,9 +359,10 @@ fn csv_without_puzzle_column_is_an_error_naming_file_and_line() {
     let file = write_temp(format!("id,grid\n1,{POJ}\n").as_bytes());
     let err = read_all_from(file.path(), &forced(InputFormat::Csv)).unwrap_err();
     let msg = format!("{err:#}");
-    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
-    assert!(msg.contains("line 1"), "{msg}");
-    assert!(msg.contains("no puzzle column"), "{msg}");
+    assert!(
+        msg.contains(&format!("{}:1: no puzzle column", file.path().display())),
+        "{msg}"
+    );
     assert!(msg.contains("id, grid"), "{msg}");
 
     let options = InputOptions::new().format(InputFormat::Csv).column("nope");
@@ -377,8 +378,10 @@ fn csv_broken_row_is_an_error_naming_its_line() {
     let mut record = Record::default();
     assert!(reader.read_record(&mut record).unwrap());
     let msg = format!("{:#}", reader.read_record(&mut record).unwrap_err());
-    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
-    assert!(msg.contains("line 4"), "{msg}");
+    assert!(
+        msg.contains(&format!("{}:4: broken CSV", file.path().display())),
+        "{msg}"
+    );
     assert!(msg.contains("1 fields, expected 2"), "{msg}");
 }
 
@@ -402,7 +405,7 @@ fn csv_unclosed_quote_is_an_error_not_lost_rows() {
             assert!(reader.read_record(&mut record).unwrap());
         }
         let msg = format!("{:#}", reader.read_record(&mut record).unwrap_err());
-        assert!(msg.contains(&format!("line {line}: broken CSV")), "{msg}");
+        assert!(msg.contains(&format!(":{line}: broken CSV")), "{msg}");
     }
 }
 
@@ -680,15 +683,61 @@ impl<R: std::io::Read> std::io::Read for Trickle<R> {
     }
 }
 
+/// Every record the file holds whole before an error, and the error's text.
+fn read_until_error(path: &Path) -> (Vec<Rec>, String) {
+    let mut reader = open(Some(path), &InputOptions::default()).unwrap();
+    let mut record = Record::default();
+    let mut got = Vec::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => got.push(rec(
+                record.line,
+                std::str::from_utf8(&record.cells).unwrap(),
+            )),
+            Ok(false) => return (got, String::new()),
+            Err(e) => return (got, format!("{e:#}")),
+        }
+    }
+}
+
+/// Lines of distinct text, so that a record's line shows it is the right one.
+fn numbered_puzzles(n: usize) -> String {
+    (0..n).map(|i| format!("{}{i:08}\n", &POJ[..73])).collect()
+}
+
 #[test]
-fn corrupt_gzip_is_an_error_naming_the_file() {
-    let mut bytes = gzip(format!("{POJ}\n").repeat(1000).as_bytes());
-    let n = bytes.len();
-    bytes.truncate(n / 2);
-    let file = write_temp(&bytes);
-    let err = read_all_from(file.path(), &InputOptions::default()).unwrap_err();
-    let msg = format!("{err:#}");
-    assert!(msg.contains(&file.path().display().to_string()), "{msg}");
+fn damaged_gzip_and_zstd_keep_every_record_before_the_damage() {
+    let text = numbered_puzzles(60_000);
+    let zstd = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    for (format, bytes) in [("gzip", gzip(text.as_bytes())), ("zstd", zstd)] {
+        for cut in [bytes.len() / 2, bytes.len() - 3] {
+            let file = write_temp(&bytes[..cut]);
+            let (got, msg) = read_until_error(file.path());
+            let name = file.path().display().to_string();
+            // What the reference decoder makes of the same bytes, whole lines only.
+            let mut decoded = Vec::new();
+            let _ = match format {
+                "gzip" => {
+                    flate2::read::MultiGzDecoder::new(&bytes[..cut]).read_to_end(&mut decoded)
+                }
+                _ => zstd::stream::read::Decoder::new(&bytes[..cut])
+                    .unwrap()
+                    .read_to_end(&mut decoded),
+            };
+            let whole = decoded.iter().filter(|&&b| b == b'\n').count();
+            assert!(
+                whole > 0,
+                "{format} at {cut}: the reference decodes nothing"
+            );
+            assert_eq!(got.len(), whole, "{format} cut at {cut} of {}", bytes.len());
+            for (i, r) in got.iter().enumerate() {
+                assert_eq!(r.line, i as u64 + 1);
+                assert_eq!(r.cells, format!("{}{i:08}", &POJ[..73]));
+            }
+            let want = format!("{name}:{}: corrupt {format} data", whole + 1);
+            assert!(msg.starts_with(&want), "{msg:?} should start with {want:?}");
+        }
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! or ragged block becomes one record with an error and the next block, when blank
 //! lines separate them, is read intact.
 
+use super::detect::is_count;
 use super::lines::{read_line, MAX_LINE};
 use super::source::Stream;
 use super::InputFormat;
@@ -22,6 +23,9 @@ pub(crate) struct GridReader {
     buf: Vec<u8>,
     /// No meaningful line seen yet: the next one may be the case count.
     at_start: bool,
+    /// A line that ended the last block without belonging to it (it is not a row): the
+    /// next record, with its line number.
+    pending: Option<u64>,
 }
 
 impl GridReader {
@@ -31,14 +35,24 @@ impl GridReader {
             line: 0,
             buf: Vec::with_capacity(256),
             at_start: true,
+            pending: None,
         }
     }
 }
 
-/// A case count line: a short decimal number (a row of 9 has 9 characters, and rows
-/// often start with `0`, counts don't).
-fn is_count(line: &[u8]) -> bool {
-    line.len() < ROWS && line.iter().all(u8::is_ascii_digit) && (line.len() == 1 || line[0] != b'0')
+/// Whether a line could be a row of a block, if perhaps a ragged one: cells and blanks
+/// only.
+fn is_row_like(line: &[u8]) -> bool {
+    line.iter()
+        .all(|&b| b.is_ascii_whitespace() || crate::grid::cell_value(b).is_some())
+}
+
+/// Make `record` the lone line `text` at `line`, which is not a grid row.
+fn not_a_row(record: &mut Record, line: u64, text: &[u8]) {
+    record.line = line;
+    record.cells.clear();
+    record.cells.extend_from_slice(text);
+    record.error = Some("not a grid row: expected 9 cells".to_string());
 }
 
 impl RecordReader for GridReader {
@@ -46,6 +60,10 @@ impl RecordReader for GridReader {
         record.cells.clear();
         record.fields.clear();
         record.error = None;
+        if let Some(line) = self.pending.take() {
+            not_a_row(record, line, self.buf.trim_ascii());
+            return Ok(true);
+        }
         let mut rows = 0;
         // The first row whose width is wrong: (row number, its cell count).
         let mut ragged: Option<(usize, usize)> = None;
@@ -68,6 +86,15 @@ impl RecordReader for GridReader {
             }
             if std::mem::take(&mut self.at_start) && is_count(text) {
                 continue;
+            }
+            if !is_row_like(text) {
+                if rows == 0 {
+                    not_a_row(record, self.line, text);
+                    return Ok(true);
+                }
+                // The block ends here; this line is the next record (`buf` keeps it).
+                self.pending = Some(self.line);
+                break;
             }
             if rows == 0 {
                 record.line = self.line;

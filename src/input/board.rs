@@ -6,14 +6,18 @@
 //! of rows is a board (one record), a list of boards is a container. Broken nesting is
 //! repaired where the intent is plain (a row not closed before the next `[`, a board not
 //! closed before the next board), so one broken board does not swallow the following
-//! ones; the broken board itself becomes a record with an error.
+//! ones; the broken board itself becomes a record with an error. A board longer than
+//! [`MAX_RECORD`] keeps no more cells (it becomes an invalid record), so a huge one
+//! cannot exhaust memory. Text outside the lists is skipped when it is a label
+//! (`Input: board =`); a line with a puzzle's worth of cell characters outside any list
+//! is data that is not a board, and becomes an invalid record of its own.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
 
 use super::source::{self, Stream};
 use super::InputFormat;
-use super::{Record, RecordReader};
+use super::{Record, RecordReader, MAX_RECORD};
 
 /// Nesting kept at most (board, rows, and two levels of containers); deeper brackets
 /// are counted, not kept, so that a pathological input cannot exhaust memory.
@@ -21,6 +25,12 @@ const MAX_DEPTH: usize = 8;
 
 /// Bytes of one scalar kept at most (a cell is one character).
 const MAX_SCALAR: usize = 16;
+
+/// Cell characters outside any list from which a line is data, not a label.
+const STRAY_CELLS: usize = 9;
+
+/// Bytes of a stray line's text kept for its record.
+const STRAY_KEPT: usize = 160;
 
 /// Reads board literals.
 pub(crate) struct BoardReader {
@@ -115,8 +125,10 @@ struct Frame {
     cells: Vec<u8>,
     /// Scalars directly inside it.
     scalars: usize,
-    /// Widths of the rows closed inside it: non-empty for a board.
+    /// Widths of the rows closed inside it (the first few): non-empty for a board.
     widths: Vec<usize>,
+    /// Rows closed inside it beyond those in `widths`.
+    more_rows: usize,
     /// A board closed inside it: it is a container.
     has_boards: bool,
     /// The first problem found inside it.
@@ -158,6 +170,10 @@ struct Parser {
     /// Brackets opened beyond [`MAX_DEPTH`], still open.
     excess: usize,
     ready: VecDeque<Board>,
+    /// The current line's text outside any list (its first [`STRAY_KEPT`] bytes) and
+    /// the cell characters in it.
+    outside: Vec<u8>,
+    outside_cells: usize,
 }
 
 impl Default for Parser {
@@ -170,6 +186,8 @@ impl Default for Parser {
             stack: Vec::with_capacity(MAX_DEPTH),
             excess: 0,
             ready: VecDeque::new(),
+            outside: Vec::with_capacity(STRAY_KEPT),
+            outside_cells: 0,
         }
     }
 }
@@ -205,16 +223,39 @@ impl Parser {
             Lex::Normal => self.normal(byte),
         }
         if byte == b'\n' {
+            self.end_line();
             self.line += 1;
         }
+    }
+
+    /// A line ended: if it held data outside any list, that is a record of its own.
+    fn end_line(&mut self) {
+        if self.outside_cells >= STRAY_CELLS {
+            let text = self.outside.trim_ascii().to_vec();
+            self.ready.push_back(Board {
+                line: self.line,
+                cells: text,
+                error: Some("text outside a board literal".to_string()),
+            });
+        }
+        self.outside.clear();
+        self.outside_cells = 0;
     }
 
     fn normal(&mut self, byte: u8) {
         match byte {
             b'[' => self.open(),
             b']' => self.close(None),
-            // Outside any list, text (`Input: board =`) is not ours to read.
-            _ if self.stack.is_empty() => {}
+            // Outside any list, text (`Input: board =`) is not ours to read; but it is
+            // watched, in case it is data (see `end_line`).
+            _ if self.stack.is_empty() => {
+                if self.outside.len() < STRAY_KEPT && byte != b'\r' {
+                    self.outside.push(byte);
+                }
+                if byte.is_ascii_digit() || byte == b'.' {
+                    self.outside_cells += 1;
+                }
+            }
             b'"' | b'\'' => {
                 self.start_token();
                 self.lex = Lex::Str {
@@ -257,7 +298,9 @@ impl Parser {
             return;
         };
         top.scalars += 1;
-        if self.token_len == 1 {
+        if top.cells.len() >= MAX_RECORD {
+            top.note(|| format!("board literal longer than {MAX_RECORD} bytes"));
+        } else if self.token_len == 1 {
             top.cells.push(self.token[0]);
         } else {
             let column = top.scalars;
@@ -333,8 +376,18 @@ impl Parser {
             // A row.
             match self.stack.last_mut() {
                 Some(parent) => {
-                    parent.cells.extend_from_slice(&frame.cells);
-                    parent.widths.push(frame.scalars);
+                    let room = MAX_RECORD.saturating_sub(parent.cells.len());
+                    if frame.cells.len() > room {
+                        parent.note(|| format!("board literal longer than {MAX_RECORD} bytes"));
+                    }
+                    parent
+                        .cells
+                        .extend_from_slice(&frame.cells[..frame.cells.len().min(room)]);
+                    if parent.widths.len() < 2 * 9 {
+                        parent.widths.push(frame.scalars);
+                    } else {
+                        parent.more_rows += 1;
+                    }
                     if let Some(error) = frame.error {
                         parent.note(|| error);
                     }
@@ -360,7 +413,7 @@ impl Parser {
 
     /// A board is complete.
     fn emit(&mut self, frame: Frame) {
-        let rows = frame.widths.len();
+        let rows = frame.widths.len() + frame.more_rows;
         let error = frame.error.or_else(|| {
             if rows != 9 {
                 return Some(format!("board literal: {rows} rows, expected 9"));
@@ -380,6 +433,7 @@ impl Parser {
 
     /// End of input: close what is still open, as broken.
     fn finish(&mut self) {
+        self.end_line();
         match self.lex {
             Lex::Bare => self.scalar(),
             Lex::Str { .. } => {

@@ -13,7 +13,7 @@ use anyhow::Context;
 use super::detect::PUZZLE_COLUMNS;
 use super::source::{ByteCount, Stream};
 use super::InputFormat;
-use super::{Record, RecordReader};
+use super::{Record, RecordReader, MAX_RECORD};
 
 /// Reads a CSV file with a header row.
 pub(crate) struct CsvReader {
@@ -44,6 +44,8 @@ impl CsvReader {
             Ok(header) => header.clone(),
             Err(e) => return Err(csv_error(&name, reader.get_mut(), e)),
         };
+        let after_header = reader.position().byte();
+        reader.get_mut().record_start = after_header;
         let headers: Vec<String> = header
             .iter()
             .map(|f| String::from_utf8_lossy(f).into_owned())
@@ -89,6 +91,16 @@ impl CsvReader {
 
 /// A CSV error as a message naming the file and the line.
 fn csv_error<R: Read>(name: &str, index: &mut LineIndex<R>, err: ::csv::Error) -> anyhow::Error {
+    if let ::csv::ErrorKind::Io(e) = err.kind() {
+        if e.get_ref().is_some_and(|e| e.is::<TooLong>()) {
+            // The record that never ends starts where the last one ended.
+            let line = index.line_at(index.record_start);
+            return anyhow::anyhow!(
+                "{name}:{line}: broken CSV: the record starting here runs over {MAX_RECORD} \
+                 bytes (a quote opened here and never closed?)"
+            );
+        }
+    }
     let line = err.position().map(|p| index.line_at(p.byte()));
     let message = match err.kind() {
         ::csv::ErrorKind::UnequalLengths {
@@ -117,6 +129,8 @@ impl RecordReader for CsvReader {
         }
         let start = self.row.position().map_or(0, ::csv::Position::byte);
         record.line = self.reader.get_mut().line_at(start);
+        let end = self.reader.position().byte();
+        self.reader.get_mut().record_start = end;
         // The `csv` crate reads a quote that is never closed as one field running to
         // the end of the file, rows and all. A puzzle never spans lines, and a quoted
         // multi-line field that holds commas is far more likely such a swallowed run of
@@ -189,7 +203,27 @@ struct LineIndex<R> {
     current_start: u64,
     current_len: u64,
     current_first: u8,
+    /// Where the record being read starts (where the last one ended): reading more
+    /// than [`MAX_RECORD`] bytes (and the `csv` reader's read-ahead) past it is
+    /// [`TooLong`].
+    record_start: u64,
 }
+
+/// A CSV record that runs over [`MAX_RECORD`] bytes: a quote never closed reads the
+/// rest of the file into one field.
+#[derive(Debug)]
+struct TooLong;
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a CSV record longer than {MAX_RECORD} bytes")
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+/// How far the `csv` reader may read ahead of the record it parses: its buffer.
+const READ_AHEAD: u64 = 64 * 1024;
 
 impl<R> LineIndex<R> {
     fn new(inner: R) -> Self {
@@ -201,6 +235,7 @@ impl<R> LineIndex<R> {
             current_start: 0,
             current_len: 0,
             current_first: 0,
+            record_start: 0,
         }
     }
 
@@ -238,6 +273,9 @@ impl<R> LineIndex<R> {
 
 impl<R: Read> Read for LineIndex<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.offset - self.record_start > MAX_RECORD as u64 + READ_AHEAD {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, TooLong));
+        }
         let n = self.inner.read(buf)?;
         let data = &buf[..n];
         let mut from = 0;

@@ -1,8 +1,15 @@
-//! Format detection: which reader suits a dataset, judged from its first lines.
+//! Format detection: which reader accounts for a dataset's content, judged from a large
+//! sample of its first lines.
 //!
-//! Each of the first meaningful (non-blank, non-comment) lines is classified on its own
-//! and the classes vote; the first line alone decides for the formats whose first line
-//! is unmistakable (a board literal, a CSV header).
+//! Each format counts the meaningful (non-blank, non-comment) lines of the sample that
+//! it would read as records of its own shape ([`Accounted`]); the format that accounts
+//! for the most lines wins. The block formats, whose readers group lines (9-line grids)
+//! or read only what is inside brackets (board literals), win only when they account
+//! for every meaningful line of the sample: one line that merely looks like another
+//! format (a title starting with `[`, a first line `Input: ...`) can no longer switch a
+//! whole file of one-puzzle lines to a reader that would skip them. When nothing
+//! accounts for anything, the file is read as lines, where every line becomes a record,
+//! valid or not: nothing is ever skipped unseen.
 
 use super::InputFormat;
 use crate::grid::cell_value;
@@ -11,23 +18,16 @@ use crate::grid::cell_value;
 pub(crate) const PUZZLE_COLUMNS: [&str; 3] = ["quizzes", "puzzle", "question"];
 
 /// How many meaningful lines detection looks at, at most.
-pub(crate) const SAMPLE_LINES: usize = 20;
+pub(crate) const SAMPLE_LINES: usize = 1000;
 
-/// What one line looks like.
+/// What detection decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    /// Starts a board literal: `[`, `[[` after some text, or an `Input:` prefix.
-    Board,
-    /// A CSV header row.
-    Header,
-    /// 81 cells, then nothing or a delimiter.
-    Puzzle,
-    /// 9 cells, possibly space-separated: one row of a grid block.
-    Row,
-    /// A short number, as the case count of POJ 2676.
-    Count,
-    /// Anything else.
-    Other,
+pub(crate) struct Detected {
+    /// The reader to use.
+    pub(crate) format: InputFormat,
+    /// For [`InputFormat::Lines`]: the first meaningful line is a CSV-style header
+    /// naming the puzzle column (`puzzle`), not a record.
+    pub(crate) header: bool,
 }
 
 /// The line-format delimiters that may follow a puzzle's 81 cells.
@@ -42,108 +42,291 @@ pub(crate) fn is_delimiter(byte: u8) -> bool {
         | (byte == b'|')
 }
 
-/// Detect the format of a text whose first bytes are `head` (BOM already removed; the
-/// last line may be incomplete). `column` is the `--column` name, if any.
-pub(crate) fn detect(head: &[u8], column: Option<&str>) -> InputFormat {
-    let mut lines = head
+/// Meaningful lines of the sample each format accounts for.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Accounted {
+    lines: usize,
+    csv: usize,
+    grid: usize,
+    board: usize,
+    /// Meaningful lines in the sample.
+    total: usize,
+}
+
+/// Detect the format of a text whose first bytes are `head` (BOM already removed);
+/// `whole` when `head` is the whole input, else its last line may be cut short and is
+/// not judged. `column` is the `--column` name, if any.
+pub(crate) fn detect(head: &[u8], whole: bool, column: Option<&str>) -> Detected {
+    let complete = match head.iter().rposition(|&b| b == b'\n') {
+        Some(end) if !whole => &head[..=end],
+        _ => head,
+    };
+    let sample: Vec<&[u8]> = complete
         .split(|&b| b == b'\n')
         .map(<[u8]>::trim_ascii)
         .filter(|l| !l.is_empty() && l[0] != b'#')
         .take(SAMPLE_LINES)
-        .map(|l| shape(l, column));
-    let Some(first) = lines.next() else {
-        return InputFormat::Lines;
+        .collect();
+    let counts = account(&sample, column);
+    let lines = Detected {
+        format: InputFormat::Lines,
+        header: sample.first().is_some_and(|l| is_word_header(l, column)),
     };
-    match first {
-        Shape::Board => return InputFormat::Board,
-        Shape::Header => return InputFormat::Csv,
-        _ => {}
+    if counts.total == 0 {
+        return lines;
     }
-    let (mut puzzles, mut rows) = (0, 0);
-    for s in std::iter::once(first).chain(lines) {
-        match s {
-            Shape::Puzzle => puzzles += 1,
-            Shape::Row => rows += 1,
-            _ => {}
-        }
+    // Block formats only when their structure holds throughout.
+    if counts.board == counts.total {
+        return detected(InputFormat::Board);
     }
-    if rows > puzzles || (puzzles == 0 && first == Shape::Count) {
-        InputFormat::Grid
+    if counts.grid == counts.total {
+        return detected(InputFormat::Grid);
+    }
+    // Otherwise whichever accounts for more; on a tie CSV, which also accounts for its
+    // header row.
+    if counts.csv > 0 && counts.csv >= counts.lines {
+        detected(InputFormat::Csv)
     } else {
-        InputFormat::Lines
+        lines
     }
 }
 
-/// Classify one trimmed, non-empty line.
-fn shape(line: &[u8], column: Option<&str>) -> Shape {
-    if line[0] == b'['
-        || starts_with_ignore_case(line, b"input:")
-        || memchr::memmem::find(line, b"[[").is_some()
-    {
-        return Shape::Board;
+fn detected(format: InputFormat) -> Detected {
+    Detected {
+        format,
+        header: false,
     }
-    if is_header(line, column) {
-        return Shape::Header;
+}
+
+/// Count what each format accounts for in the sample's meaningful lines.
+fn account(sample: &[&[u8]], column: Option<&str>) -> Accounted {
+    let mut counts = Accounted {
+        total: sample.len(),
+        ..Accounted::default()
+    };
+    let header = sample.first().filter(|l| is_header(l, column));
+    // Lines: every line whose first token is 81 cells (and a one-word header naming
+    // the puzzle column, which the lines reader then skips).
+    let word_header = sample.first().is_some_and(|l| is_word_header(l, column));
+    counts.lines = sample.iter().filter(|l| is_puzzle_line(l)).count() + usize::from(word_header);
+    // CSV: a header, then rows with as many fields (or, with a one-column header,
+    // puzzles).
+    if let Some(header) = header {
+        let width = fields(header).count();
+        counts.csv = 1 + sample[1..]
+            .iter()
+            .filter(|l| {
+                if width > 1 {
+                    fields(l).count() == width
+                } else {
+                    is_cells(l, 81)
+                }
+            })
+            .count();
     }
+    counts.grid = grid_lines(sample);
+    counts.board = board_lines(sample);
+    counts
+}
+
+/// Lines that belong to 9-line grid blocks: 9-cell rows (optionally space-separated),
+/// after an optional case count as the first line. Zero without any row.
+fn grid_lines(sample: &[&[u8]]) -> usize {
+    let mut lines = sample.iter();
+    let mut counted = 0;
+    if sample.first().is_some_and(|l| is_count(l)) {
+        lines.next();
+        counted = 1;
+    }
+    let rows = lines.filter(|l| is_grid_row(l)).count();
+    if rows == 0 {
+        0
+    } else {
+        counted + rows
+    }
+}
+
+/// Lines that a board-literal reader accounts for: lines inside or opening a bracketed
+/// list, and label lines around them (`Input: board =`, `Example 1:`) that hold too
+/// few cell characters to be data. A line with a puzzle's worth of cell characters
+/// outside any bracket (`<81 cells> [[note]]`) is data the board reader would skip, so
+/// it is not accounted. Zero without any bracket.
+fn board_lines(sample: &[&[u8]]) -> usize {
+    let (mut depth, mut brackets, mut counted) = (0usize, false, 0);
+    for line in sample {
+        let mut outside_cells = 0;
+        for &b in *line {
+            match b {
+                b'[' => {
+                    depth += 1;
+                    brackets = true;
+                }
+                b']' => depth = depth.saturating_sub(1),
+                _ if depth == 0 && (b.is_ascii_digit() || b == b'.') => outside_cells += 1,
+                _ => {}
+            }
+        }
+        if outside_cells < 9 {
+            counted += 1;
+        }
+    }
+    if brackets {
+        counted
+    } else {
+        0
+    }
+}
+
+/// The comma-separated fields of a line, trimmed and unquoted (detection only: quotes
+/// are not parsed).
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| b == b',').map(|f| {
+        let f = f.trim_ascii();
+        f.strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(f)
+    })
+}
+
+/// Whether `text` is exactly `n` cell characters.
+fn is_cells(text: &[u8], n: usize) -> bool {
+    text.len() == n && text.iter().all(|&b| cell_value(b).is_some())
+}
+
+/// Whether the line's first token (up to a delimiter) is 81 cells.
+fn is_puzzle_line(line: &[u8]) -> bool {
     let token_len = line
         .iter()
         .position(|&b| is_delimiter(b))
         .unwrap_or(line.len());
-    let token = &line[..token_len];
-    if token.len() == 81 && token.iter().all(|&b| cell_value(b).is_some()) {
-        return Shape::Puzzle;
-    }
-    if line.iter().all(u8::is_ascii_digit) && line.len() < 9 && (line.len() == 1 || line[0] != b'0')
-    {
-        return Shape::Count;
-    }
+    is_cells(&line[..token_len], 81)
+}
+
+/// A case count line: a short decimal number (a row of 9 has 9 characters, and rows
+/// often start with `0`, counts don't).
+pub(crate) fn is_count(line: &[u8]) -> bool {
+    !line.is_empty()
+        && line.len() < 9
+        && line.iter().all(u8::is_ascii_digit)
+        && (line.len() == 1 || line[0] != b'0')
+}
+
+/// Whether a line is one row of a grid block: 9 cells, possibly space-separated.
+pub(crate) fn is_grid_row(line: &[u8]) -> bool {
     let mut cells = 0;
     for &b in line {
         if b.is_ascii_whitespace() {
             continue;
         }
         if cell_value(b).is_none() {
-            return Shape::Other;
+            return false;
         }
         cells += 1;
     }
-    if cells == 9 {
-        Shape::Row
-    } else {
-        Shape::Other
-    }
+    cells == 9
+}
+
+/// Whether `line` is a one-column header: the name of a puzzle column alone.
+fn is_word_header(line: &[u8], column: Option<&str>) -> bool {
+    fields(line).count() == 1 && is_header(line, column)
 }
 
 /// Whether `line` reads as a CSV header: a field named like a puzzle column (or the
 /// `--column` name), or comma-separated fields whose first one is a name rather than
 /// cells (`id,puzzle,...`).
-fn is_header(line: &[u8], column: Option<&str>) -> bool {
-    let fields: Vec<&[u8]> = line
-        .split(|&b| b == b',')
-        .map(|f| {
-            let f = f.trim_ascii();
-            f.strip_prefix(b"\"")
-                .and_then(|f| f.strip_suffix(b"\""))
-                .unwrap_or(f)
-        })
-        .collect();
+pub(crate) fn is_header(line: &[u8], column: Option<&str>) -> bool {
     let named = |f: &[u8]| {
         column.is_some_and(|c| f.eq_ignore_ascii_case(c.as_bytes()))
             || PUZZLE_COLUMNS
                 .iter()
                 .any(|c| f.eq_ignore_ascii_case(c.as_bytes()))
     };
-    if fields.iter().any(|f| named(f)) {
+    if fields(line).any(named) {
         return true;
     }
-    fields.len() > 1
-        && fields[0].first().is_some_and(u8::is_ascii_alphabetic)
-        && fields.iter().all(|f| {
+    fields(line).count() > 1
+        && line.first().is_some_and(u8::is_ascii_alphabetic)
+        && fields(line).all(|f| {
             f.iter()
                 .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b' ' | b'.'))
         })
 }
 
-fn starts_with_ignore_case(line: &[u8], prefix: &[u8]) -> bool {
-    line.len() >= prefix.len() && line[..prefix.len()].eq_ignore_ascii_case(prefix)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+
+    fn format_of(text: &str) -> InputFormat {
+        detect(text.as_bytes(), true, None).format
+    }
+
+    #[test]
+    fn one_odd_line_does_not_switch_a_file_of_puzzle_lines() {
+        let puzzles = format!("{P}\n").repeat(30);
+        for odd in [
+            "[Hardest puzzles, 2024 edition]".to_string(),
+            format!("{P} [[rated]]"),
+            "Input: the forum's hardest".to_string(),
+            "1".to_string(),
+            format!("{}\n{}", &P[..9], &P[9..18]),
+        ] {
+            for text in [
+                format!("{odd}\n{puzzles}"),
+                format!("{puzzles}{odd}\n{puzzles}"),
+            ] {
+                assert_eq!(format_of(&text), InputFormat::Lines, "{text:.120}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_word_header_over_rated_lines_is_a_skipped_header_of_lines() {
+        let text = format!("puzzle\n{P} ED=11.9/1.2/1.2\n").repeat(1);
+        let got = detect(text.as_bytes(), true, None);
+        assert_eq!(
+            got,
+            Detected {
+                format: InputFormat::Lines,
+                header: true
+            }
+        );
+        // A one-column CSV of bare puzzles reads the same either way; CSV it is.
+        assert_eq!(format_of(&format!("puzzle\n{P}\n")), InputFormat::Csv);
+    }
+
+    #[test]
+    fn block_formats_need_their_structure_throughout() {
+        let grid: String = P
+            .as_bytes()
+            .chunks(9)
+            .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+            .collect();
+        assert_eq!(format_of(&format!("1\n{grid}")), InputFormat::Grid);
+        assert_eq!(format_of(&format!("{grid}\n{grid}")), InputFormat::Grid);
+        assert_eq!(format_of(&format!("{grid}{P}\n")), InputFormat::Lines);
+        assert_eq!(format_of("12345\n"), InputFormat::Lines);
+        let board = "[[\"5\",\"3\",\".\"],\n[\".\",\".\",\".\"]]\n";
+        assert_eq!(format_of(board), InputFormat::Board);
+        assert_eq!(
+            format_of(&format!("Input: board = {board}Output: {board}")),
+            InputFormat::Board
+        );
+        assert_eq!(format_of(&format!("{board}{P}\n")), InputFormat::Lines);
+    }
+
+    #[test]
+    fn the_cut_last_line_of_a_sample_is_not_judged() {
+        // Three puzzles, then the start of a fourth that looks like a grid row.
+        let text = format!("{}{}", format!("{P}\n").repeat(3), &P[..9]);
+        let cut = detect(text.as_bytes(), false, None);
+        assert_eq!(cut.format, InputFormat::Lines);
+        assert_eq!(
+            super::account(&[&P.as_bytes()[..9]], None).grid,
+            1,
+            "judged whole, that line is a grid row"
+        );
+    }
 }

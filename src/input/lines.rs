@@ -12,19 +12,27 @@ use super::source::Stream;
 use super::InputFormat;
 use super::{Record, RecordReader};
 
-/// Bytes of a line kept at most; the rest of a longer line is skipped, so that a file
-/// without newlines cannot exhaust memory.
-pub(crate) const MAX_LINE: usize = 64 * 1024;
+/// Bytes of a line kept at most ([`super::MAX_RECORD`]); the rest of a longer line is
+/// skipped, so that a file without newlines cannot exhaust memory.
+pub(crate) const MAX_LINE: usize = super::MAX_RECORD;
 
 /// Reads one puzzle per line.
 pub(crate) struct LinesReader {
     stream: Stream,
     line: u64,
+    /// The first meaningful line is a header naming the puzzle column: skip it.
+    skip_header: bool,
 }
 
 impl LinesReader {
-    pub(crate) fn new(stream: Stream) -> Self {
-        LinesReader { stream, line: 0 }
+    /// A reader of `stream`; `skip_header` when its first meaningful line is a
+    /// CSV-style header (`puzzle`) rather than a record.
+    pub(crate) fn new(stream: Stream, skip_header: bool) -> Self {
+        LinesReader {
+            stream,
+            line: 0,
+            skip_header,
+        }
     }
 
     /// Make `record` the line held in `record.cells` (read by the slow path), or return
@@ -52,6 +60,29 @@ impl LinesReader {
 
 impl RecordReader for LinesReader {
     fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
+        let got = self.read_line_record(record)?;
+        if got && std::mem::take(&mut self.skip_header) {
+            return self.read_line_record(record);
+        }
+        Ok(got)
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.stream.bytes.bytes_read()
+    }
+
+    fn total_bytes(&self) -> Option<u64> {
+        self.stream.bytes.total_bytes()
+    }
+
+    fn format(&self) -> InputFormat {
+        InputFormat::Lines
+    }
+}
+
+impl LinesReader {
+    /// The next record, whatever it holds.
+    fn read_line_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
         record.fields.clear();
         record.error = None;
         loop {
@@ -70,7 +101,7 @@ impl RecordReader for LinesReader {
                 self.stream.reader.consume(PUZZLE + 1);
                 return Ok(true);
             }
-            if let Some(newline) = memchr::memchr(b'\n', buf) {
+            if let Some(newline) = memchr::memchr(b'\n', buf).filter(|&n| n <= MAX_LINE) {
                 let line = &buf[..newline];
                 match line.first() {
                     Some(b'#') => {
@@ -105,18 +136,6 @@ impl RecordReader for LinesReader {
                 return Ok(true);
             }
         }
-    }
-
-    fn bytes_read(&self) -> u64 {
-        self.stream.bytes.bytes_read()
-    }
-
-    fn total_bytes(&self) -> Option<u64> {
-        self.stream.bytes.total_bytes()
-    }
-
-    fn format(&self) -> InputFormat {
-        InputFormat::Lines
     }
 }
 

@@ -35,6 +35,13 @@ mod source;
 #[cfg(test)]
 mod tests;
 
+/// The most bytes one record may take in any format (a line, a CSV row, a grid row, a
+/// board literal): a puzzle needs 81 cells, so anything far longer is damage (a file
+/// without newlines, a quote never closed), and reading it whole could exhaust memory.
+/// Longer records become invalid records (or, for CSV, an error naming the line where
+/// the record starts).
+pub const MAX_RECORD: usize = 64 * 1024;
+
 /// The dataset formats bulkdoku reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -176,15 +183,28 @@ pub fn open_reader(
 /// The reader of `options.format`, or of the format `head` shows.
 fn reader_for(
     stream: source::Stream,
-    head: &[u8],
+    head: &source::Head,
     options: &InputOptions,
 ) -> anyhow::Result<Box<dyn RecordReader>> {
-    let format = match options.format {
-        InputFormat::Auto => detect::detect(head, options.column.as_deref()),
-        forced => forced,
+    let detected = match options.format {
+        InputFormat::Auto => detect::detect(&head.bytes, head.whole, options.column.as_deref()),
+        forced => detect::Detected {
+            format: forced,
+            header: false,
+        },
     };
-    Ok(match format {
-        InputFormat::Auto | InputFormat::Lines => Box::new(lines::LinesReader::new(stream)),
+    if let (Some(column), false) = (&options.column, detected.format == InputFormat::Csv) {
+        anyhow::bail!(
+            "{}: --column {column:?} needs CSV input with a header row (this input is read \
+             as {}; force CSV with --format csv)",
+            stream.name,
+            detected.format
+        );
+    }
+    Ok(match detected.format {
+        InputFormat::Auto | InputFormat::Lines => {
+            Box::new(lines::LinesReader::new(stream, detected.header))
+        }
         InputFormat::Csv => Box::new(csv::CsvReader::new(stream, options.column.as_deref())?),
         InputFormat::Grid => Box::new(blocks::GridReader::new(stream)),
         InputFormat::Board => Box::new(board::BoardReader::new(stream)),

@@ -21,7 +21,7 @@ use super::detect::SAMPLE_LINES;
 const BUFFER: usize = 1 << 20;
 
 /// How much decompressed text format detection may look at, at most.
-const HEAD_LIMIT: usize = 64 * 1024;
+const HEAD_LIMIT: usize = 1 << 20;
 
 /// A decompressed byte stream with its name and progress counters.
 pub(crate) struct Stream {
@@ -31,6 +31,13 @@ pub(crate) struct Stream {
     pub(crate) reader: BufReader<Box<dyn Read + Send>>,
     /// The raw bytes consumed and the raw size.
     pub(crate) bytes: ByteCount,
+}
+
+/// The first decompressed bytes of an input, BOM removed: as many lines as format
+/// detection samples, or up to 1 MiB, or the whole input (`whole`).
+pub(crate) struct Head {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) whole: bool,
 }
 
 /// How far through its raw input a stream is.
@@ -54,10 +61,9 @@ impl ByteCount {
 impl Stream {
     /// Open `path` (`None` for standard input) and undo its compression.
     ///
-    /// Returns the stream and a copy of its first bytes (at least the first complete
-    /// non-comment line when there is one, BOM removed), which format detection reads;
-    /// the stream still yields those bytes.
-    pub(crate) fn open(path: Option<&Path>, name: &str) -> anyhow::Result<(Stream, Vec<u8>)> {
+    /// Returns the stream and its [`Head`], which format detection reads; the stream
+    /// still yields those bytes.
+    pub(crate) fn open(path: Option<&Path>, name: &str) -> anyhow::Result<(Stream, Head)> {
         let interactive = path.is_none() && io::stdin().is_terminal();
         let (raw, total): (Box<dyn Read + Send>, Option<u64>) = match path {
             Some(path) => {
@@ -82,7 +88,7 @@ impl Stream {
         total: Option<u64>,
         name: &str,
         interactive: bool,
-    ) -> anyhow::Result<(Stream, Vec<u8>)> {
+    ) -> anyhow::Result<(Stream, Head)> {
         let consumed = Arc::new(AtomicU64::new(0));
         let mut raw = Counting {
             inner: raw,
@@ -108,7 +114,8 @@ impl Stream {
             }),
         };
         let mut decoded = LoneCr::new(decoder);
-        let mut head = read_head(&mut decoded, interactive).map_err(|e| read_error(name, 1, e))?;
+        let (mut head, whole) =
+            read_head(&mut decoded, interactive).map_err(|e| read_error(name, 1, e))?;
         if head.starts_with(b"\xEF\xBB\xBF") {
             head.drain(..3);
         }
@@ -118,7 +125,7 @@ impl Stream {
             reader: BufReader::with_capacity(BUFFER, reader),
             bytes: ByteCount { consumed, total },
         };
-        Ok((stream, head))
+        Ok((stream, Head { bytes: head, whole }))
     }
 
     /// An error reading the stream at `line`, with the file's name.
@@ -301,39 +308,40 @@ fn read_up_to(reader: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
 /// Read the first decompressed bytes for format detection: up to [`HEAD_LIMIT`] bytes,
 /// or the end of input, or as soon as enough lines are in hand: the lines detection
 /// samples, or for a terminal the first meaningful (non-blank, non-comment) line, so
-/// that someone typing a puzzle is not kept waiting.
-fn read_head(reader: &mut dyn Read, interactive: bool) -> io::Result<Vec<u8>> {
+/// that someone typing a puzzle is not kept waiting. True with them when they are the
+/// whole input.
+fn read_head(reader: &mut dyn Read, interactive: bool) -> io::Result<(Vec<u8>, bool)> {
     let wanted = if interactive { 1 } else { SAMPLE_LINES };
     let mut head = vec![0u8; HEAD_LIMIT];
-    let mut len = 0;
-    while len < HEAD_LIMIT {
+    let (mut len, mut whole) = (0, false);
+    // Complete meaningful lines so far, and where the line being read starts.
+    let (mut lines, mut line_start) = (0, 0);
+    while len < HEAD_LIMIT && lines < wanted {
         let n = match reader.read(&mut head[len..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
         if n == 0 {
+            whole = true;
             break;
+        }
+        for newline in memchr::memchr_iter(b'\n', &head[len..len + n]) {
+            let end = len + newline;
+            lines += usize::from(is_meaningful(&head[line_start..end]));
+            line_start = end + 1;
         }
         len += n;
-        if meaningful_lines(&head[..len]) >= wanted {
-            break;
-        }
     }
     head.truncate(len);
-    Ok(head)
+    Ok((head, whole))
 }
 
-/// How many complete lines of `text` are neither blank nor `#` comments.
-fn meaningful_lines(text: &[u8]) -> usize {
-    text.split_inclusive(|&b| b == b'\n')
-        .filter(|line| line.ends_with(b"\n"))
-        .filter(|line| {
-            let t = line.trim_ascii();
-            let t = t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t);
-            !t.is_empty() && t[0] != b'#'
-        })
-        .count()
+/// Whether a line is neither blank nor a `#` comment (a BOM before it ignored).
+fn is_meaningful(line: &[u8]) -> bool {
+    let t = line.trim_ascii();
+    let t = t.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(t);
+    !t.is_empty() && t[0] != b'#'
 }
 
 #[cfg(test)]

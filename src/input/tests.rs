@@ -818,3 +818,132 @@ fn seed_files_read_to_their_puzzles() {
         assert_eq!(grid, puzzle.parse::<Grid>().unwrap(), "{name}");
     }
 }
+
+// ---- nothing is skipped unseen, and no record is unbounded ----
+
+/// Every meaningful line of `text` ends up in some record: the lines the records start
+/// at, and, for the one-puzzle-per-line reader, one record per line.
+#[test]
+fn odd_lines_in_a_file_of_puzzles_are_invalid_records_not_a_format_switch() {
+    let puzzles = format!("{POJ}\n{LUOGU}\n").repeat(20);
+    for odd in [
+        "[Hardest puzzles of the forum, 2024]".to_string(),
+        format!("{ZERO_ROWS} [[see the notes]]"),
+        "Input: the forum's hardest".to_string(),
+        "1".to_string(),
+    ] {
+        let text = format!("{odd}\n{puzzles}");
+        let (format, got) = read(text.as_bytes());
+        assert_eq!(format, InputFormat::Lines, "{odd}");
+        assert_eq!(got.len(), 41, "{odd}");
+        let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+        assert_eq!(lines, (1..=41).collect::<Vec<u64>>(), "{odd}");
+        assert_eq!(got[1], rec(2, POJ));
+    }
+}
+
+#[test]
+fn a_one_word_header_over_rated_lines_is_skipped_and_the_lines_read() {
+    let text = format!("puzzle\n{POJ} ED=11.9/1.2/1.2\n{LUOGU} ED=10.1/1.2/1.2\n");
+    let (format, got) = read(text.as_bytes());
+    assert_eq!(format, InputFormat::Lines);
+    assert_eq!(got, vec![rec(2, POJ), rec(3, LUOGU)]);
+}
+
+#[test]
+fn lone_cr_line_ends_split_records() {
+    let text = format!("{POJ}\r{LUOGU}\r{ZERO_ROWS}\r");
+    let (_, got) = read(text.as_bytes());
+    assert_eq!(got, vec![rec(1, POJ), rec(2, LUOGU), rec(3, ZERO_ROWS)]);
+    let csv = format!("quizzes,solutions\r{POJ},\r{LUOGU},\r");
+    let (format, got) = read(csv.as_bytes());
+    assert_eq!(format, InputFormat::Csv);
+    assert_eq!(got.len(), 2);
+}
+
+#[test]
+fn grid_lines_that_are_not_rows_are_records_of_their_own() {
+    let text = format!(
+        "Sudoku, chapter 1\n{}{}A note in the middle\n{}",
+        rows(POJ, " "),
+        &rows(LUOGU, "")[..30],
+        rows(ZERO_ROWS, "")
+    );
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Grid)).unwrap();
+    let summary: Vec<(u64, Option<&str>)> =
+        got.iter().map(|r| (r.line, r.error.as_deref())).collect();
+    assert_eq!(
+        summary,
+        vec![
+            (1, Some("not a grid row: expected 9 cells")),
+            (2, None),
+            (11, Some("grid block: 3 rows, expected 9")),
+            (14, Some("not a grid row: expected 9 cells")),
+            (15, None),
+        ]
+    );
+    assert_eq!(got[0].cells, "Sudoku, chapter 1");
+    assert_eq!(got[4].cells, ZERO_ROWS);
+}
+
+#[test]
+fn board_data_outside_any_list_is_an_invalid_record() {
+    let text = format!(
+        "Example 1:\nInput: board = {}\n{POJ}\nOutput: {}\n",
+        board(LEETCODE),
+        board(POJ)
+    );
+    let (format, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    assert_eq!(format, InputFormat::Board);
+    let summary: Vec<(u64, Option<&str>)> =
+        got.iter().map(|r| (r.line, r.error.as_deref())).collect();
+    assert_eq!(
+        summary,
+        vec![
+            (2, None),
+            (11, Some("text outside a board literal")),
+            (12, None)
+        ]
+    );
+    assert_eq!(got[1].cells, POJ);
+}
+
+#[test]
+fn a_huge_board_literal_is_one_invalid_record_of_bounded_size() {
+    let row = format!("[{}],", ["\"1\""; 9].join(","));
+    let text = format!("[{}{}]\n{}", row.repeat(20_000), row, board(POJ));
+    let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+    assert_eq!(got.len(), 2);
+    assert!(got[0].cells.len() <= MAX_RECORD, "{}", got[0].cells.len());
+    let error = got[0].error.as_deref().unwrap();
+    assert!(error.contains("longer than 65536 bytes"), "{error}");
+    assert_eq!(got[1], rec(2, POJ));
+}
+
+#[test]
+fn an_unclosed_csv_quote_stops_at_the_cap_naming_the_line_it_opened() {
+    let mut text = format!("id,quizzes\n1,{POJ}\n2,\"{LUOGU}\n");
+    for i in 0..10_000 {
+        text.push_str(&format!("{},{POJ}\n", i + 3));
+    }
+    let file = write_temp(text.as_bytes());
+    let (got, msg) = read_until_error(file.path());
+    assert_eq!(got, vec![rec(2, POJ)]);
+    let name = file.path().display().to_string();
+    assert!(
+        msg.starts_with(&format!(
+            "{name}:3: broken CSV: the record starting here runs over"
+        )),
+        "{msg}"
+    );
+    assert!(msg.contains("quote"), "{msg}");
+}
+
+#[test]
+fn column_on_input_that_is_not_csv_is_an_error() {
+    let file = write_temp(format!("{POJ}\n").as_bytes());
+    let err = read_all_from(file.path(), &InputOptions::new().column("puzzle")).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains("--column \"puzzle\" needs CSV input"), "{msg}");
+    assert!(msg.contains("read as lines"), "{msg}");
+}

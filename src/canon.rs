@@ -132,7 +132,7 @@ impl Sources {
                 out.push(r);
             }
         };
-        if depth % 3 == 0 {
+        if depth.is_multiple_of(3) {
             let mut took_blank_band = false;
             for band in 0..3u8 {
                 if used & (0b111 << (band * 3)) != 0 {

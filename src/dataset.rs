@@ -107,6 +107,8 @@ pub struct Driver {
     batch_size: usize,
     progress: Box<dyn Progress>,
     stop: Option<Arc<AtomicBool>>,
+    skip: u64,
+    take: Option<u64>,
 }
 
 impl std::fmt::Debug for Driver {
@@ -145,7 +147,27 @@ impl Driver {
             batch_size: BATCH_SIZE,
             progress: Box::new(()),
             stop: None,
+            skip: 0,
+            take: None,
         }
+    }
+
+    /// Read the first `n` records without handing them to the work or the drain
+    /// (they were done by an earlier, interrupted run).
+    pub fn skip(mut self, n: u64) -> Driver {
+        self.skip = n;
+        self
+    }
+
+    /// Read no more than the first `n` records.
+    pub fn take(mut self, n: u64) -> Driver {
+        self.take = Some(n);
+        self
+    }
+
+    /// The stop flag, if one was given.
+    pub fn stop(&self) -> Option<&Arc<AtomicBool>> {
+        self.stop.as_ref()
     }
 
     /// Use `threads` workers (`None` or 0: one per core; see [`pipeline::thread_pool`]).
@@ -220,6 +242,8 @@ impl Driver {
             options: &self.options,
             next_input: 0,
             next_index: 0,
+            skip: self.skip,
+            take: self.take.unwrap_or(u64::MAX),
             current: None,
             bytes_before: 0,
             failed: None,
@@ -276,6 +300,29 @@ impl Driver {
     }
 }
 
+/// Open every input that is a file (not standard input, which cannot be read twice)
+/// and detect its format, to check the inputs before any work or output: a missing
+/// file, an unknown compression, CSV without a puzzle column, `--column` on input that
+/// is not CSV are errors here. Returns the sources found, by input (`None` for
+/// standard input).
+pub fn check_inputs(
+    inputs: &[Option<PathBuf>],
+    options: &InputOptions,
+) -> anyhow::Result<Vec<Option<Source>>> {
+    inputs
+        .iter()
+        .map(|path| {
+            let Some(path) = path else { return Ok(None) };
+            let reader = open(Some(path), options)?;
+            Ok(Some(Source {
+                name: input::display_name(Some(path)),
+                headers: reader.headers().map(<[String]>::to_vec),
+                format: reader.format(),
+            }))
+        })
+        .collect()
+}
+
 /// Reads records from the inputs one after another.
 struct Reader<'a> {
     inputs: &'a [Option<PathBuf>],
@@ -284,6 +331,9 @@ struct Reader<'a> {
     next_input: usize,
     /// [`Item::index`] of the next record.
     next_index: u64,
+    /// Records to read without handing them on, and the most to read.
+    skip: u64,
+    take: u64,
     /// The open input and its index.
     current: Option<(usize, Box<dyn RecordReader>)>,
     /// Bytes consumed by the inputs already finished.
@@ -321,7 +371,7 @@ impl Reader<'_> {
         sources: &Mutex<Vec<Arc<Source>>>,
         n: &mut usize,
     ) -> anyhow::Result<()> {
-        while *n < max {
+        while *n < max && self.next_index < self.take {
             let (index, reader) = match &mut self.current {
                 Some((index, reader)) => (*index, reader),
                 None => {
@@ -356,7 +406,9 @@ impl Reader<'_> {
                 item.file = index;
                 item.index = self.next_index;
                 self.next_index += 1;
-                *n += 1;
+                if item.index >= self.skip {
+                    *n += 1;
+                }
             } else {
                 self.bytes_before += reader.bytes_read();
                 self.current = None;

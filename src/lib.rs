@@ -80,6 +80,7 @@ pub mod input;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod resume;
 pub mod row;
 pub mod solver;
 pub mod solving;

@@ -7,10 +7,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-mod cli;
+#[macro_use]
 mod cmd;
+mod cli;
 mod plot;
 mod progress;
+mod signals;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
@@ -18,7 +20,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("bulkdoku: {err:#}");
+            say!("bulkdoku: {err:#}");
             ExitCode::from(2)
         }
     }

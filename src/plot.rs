@@ -46,33 +46,71 @@ fn ensure_font() -> anyhow::Result<()> {
     }
 }
 
-/// Draw the latency histogram and CDF of `s` into `path` (`.svg` or `.png`).
-pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
-    if s.sorted_ns.is_empty() {
-        bail!("{}: no timed puzzle to plot", path.display());
-    }
-    ensure_font()?;
+/// The picture formats, by file extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Picture {
+    Svg,
+    Png,
+}
+
+/// The picture format `path` asks for: `.svg` or `.png`, else an error (checked before
+/// any work).
+pub fn check_extension(path: &Path) -> anyhow::Result<()> {
+    picture(path).map(|_| ())
+}
+
+fn picture(path: &Path) -> anyhow::Result<Picture> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let fail = |e: String| anyhow!("{}: cannot draw the plot: {e}", path.display());
     match ext.as_deref() {
-        Some("svg") => {
-            let root = SVGBackend::new(path, SIZE).into_drawing_area();
-            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
-            root.present().map_err(|e| fail(e.to_string()))?;
-        }
-        Some("png") => {
-            let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
-            root.present().map_err(|e| fail(e.to_string()))?;
-        }
+        Some("svg") => Ok(Picture::Svg),
+        Some("png") => Ok(Picture::Png),
         _ => bail!(
             "{}: unknown picture format: name the file .svg or .png",
             path.display()
         ),
     }
+}
+
+/// Draw the latency histogram and CDF of `s` into `path` (`.svg` or `.png`): drawn
+/// beside it, then renamed, so that a failed drawing leaves no broken picture.
+pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
+    let format = picture(path)?;
+    if s.sorted_ns.is_empty() {
+        bail!("{}: no timed puzzle to plot", path.display());
+    }
+    ensure_font()?;
+    let fail = |e: String| anyhow!("{}: cannot draw the plot: {e}", path.display());
+    // Beside the picture, its extension kept last: the PNG encoder goes by it.
+    let partial = {
+        let mut name = bulkdoku::output::file::partial_path(path).into_os_string();
+        name.push(match format {
+            Picture::Svg => ".svg",
+            Picture::Png => ".png",
+        });
+        std::path::PathBuf::from(name)
+    };
+    match format {
+        Picture::Svg => {
+            let root = SVGBackend::new(&partial, SIZE).into_drawing_area();
+            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
+            root.present().map_err(|e| fail(e.to_string()))?;
+        }
+        Picture::Png => {
+            let root = BitMapBackend::new(&partial, SIZE).into_drawing_area();
+            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
+            root.present().map_err(|e| fail(e.to_string()))?;
+        }
+    }
+    std::fs::rename(&partial, path).map_err(|e| {
+        anyhow!(
+            "cannot rename {} to {}: {e}",
+            partial.display(),
+            path.display()
+        )
+    })?;
     Ok(())
 }
 

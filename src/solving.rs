@@ -3,6 +3,7 @@
 //! [`SolveSink`] ([`solve_dataset`]: what `bulkdoku solve` runs).
 
 use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use anyhow::bail;
@@ -12,7 +13,7 @@ use crate::dataset::{Driver, Source, Summary};
 use crate::grid::{Grid, InvalidPuzzle};
 use crate::input::Record;
 use crate::output::{self, Kept, Origin, SolveSink, Written};
-use crate::row::Status;
+use crate::row::{SolvedRow, Status};
 use crate::solver::Solver;
 use crate::stats::Histogram;
 
@@ -55,6 +56,12 @@ impl SolveOptions {
     }
 }
 
+/// Solutions a worker keeps in hand with [`SolveOptions::all_solutions`]. A puzzle
+/// with more is only counted on the worker, and its solutions are enumerated again
+/// while its rows are written ([`solve_dataset`]), one at a time: memory stays flat
+/// whatever the limit.
+pub const KEPT_SOLUTIONS: usize = 4;
+
 /// What the solver made of one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Solved {
@@ -70,8 +77,9 @@ pub enum Solved {
         ticks: u64,
         /// The first solution, if any.
         first: Option<Grid>,
-        /// Every solution found, only with [`SolveOptions::all_solutions`] (empty
-        /// otherwise, without allocating).
+        /// With [`SolveOptions::all_solutions`], every solution found when there are
+        /// at most [`KEPT_SOLUTIONS`] of them (empty otherwise, without allocating: the
+        /// writer enumerates them again).
         all: Vec<Grid>,
     },
     /// Not a puzzle; the reason (e.g. `80 cells, expected 81`).
@@ -151,6 +159,8 @@ pub fn solve_dataset(
     };
     let mut tally = Tally::default();
     let mut strict_stop = None;
+    let stop = driver.stop().cloned();
+    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let summary = driver.run(
         Solver::new,
         |solver, item| solve_record(solver, &item.record, &options, &clock),
@@ -177,9 +187,47 @@ pub fn solve_dataset(
                     cells: &item.record.cells,
                 };
                 let kept = Kept::new(&item.record.fields, positions);
-                tally.count(output::write_solved(
-                    sink, origin, solved, first_only, rate, kept,
-                )?);
+                let written = match solved {
+                    Solved::Valid {
+                        puzzle,
+                        solutions,
+                        guesses,
+                        ticks,
+                        all,
+                        ..
+                    } if options.all_solutions && all.len() < *solutions as usize => {
+                        // Too many to have been kept: enumerated again here, each row
+                        // written as it comes.
+                        let status = Status::from_count(*solutions, first_only);
+                        let time_ns = rate.ns(*ticks);
+                        let base = SolvedRow {
+                            file: origin.file,
+                            line: origin.line,
+                            puzzle,
+                            status,
+                            solutions: *solutions,
+                            guesses: *guesses,
+                            time_ns,
+                            solution: None,
+                        };
+                        for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
+                            let row = SolvedRow {
+                                solution: Some(&g),
+                                ..base
+                            };
+                            sink.write_solved(&row, kept)?;
+                            if stopped() {
+                                break;
+                            }
+                        }
+                        Written {
+                            status,
+                            time_ns: Some(time_ns),
+                        }
+                    }
+                    _ => output::write_solved(sink, origin, solved, first_only, rate, kept)?,
+                };
+                tally.count(written);
             }
             Ok(ControlFlow::Continue(()))
         },
@@ -229,6 +277,9 @@ struct Keep {
 impl Keep {
     /// The field positions of the kept columns in `sources[file]`.
     fn positions(&mut self, sources: &[Arc<Source>], file: usize) -> anyhow::Result<&[usize]> {
+        if self.names.is_empty() {
+            return Ok(&[]);
+        }
         if self.positions.len() <= file {
             self.positions.resize(file + 1, None);
         }
@@ -258,6 +309,16 @@ impl Keep {
     }
 }
 
+/// Check that every `keep` column is in `source`, a CSV input (before any work).
+pub fn check_keep(source: &Source, keep: &[String]) -> anyhow::Result<()> {
+    Keep {
+        names: keep.to_vec(),
+        positions: Vec::new(),
+    }
+    .positions(std::slice::from_ref(&Arc::new(source.clone())), 0)
+    .map(|_| ())
+}
+
 /// Solve one record with `solver`, timing the search with `clock`.
 pub fn solve_record(
     solver: &mut Solver,
@@ -278,11 +339,18 @@ pub fn solve_record(
     };
     let mut all = Vec::new();
     let start = clock.ticks();
-    let outcome = if options.all_solutions {
-        solver.for_each_solution(&puzzle, options.limit, |g| all.push(*g))
+    let mut outcome = if options.all_solutions {
+        let kept = options.limit.min(KEPT_SOLUTIONS as u64 + 1);
+        solver.for_each_solution(&puzzle, kept, |g| all.push(*g))
     } else {
         solver.solve(&puzzle, options.limit)
     };
+    if all.len() > KEPT_SOLUTIONS {
+        // Too many to keep: count them (up to the limit); they are enumerated again
+        // as their rows are written.
+        all = Vec::new();
+        outcome = solver.solve(&puzzle, options.limit);
+    }
     let ticks = clock.ticks().saturating_sub(start);
     if outcome.solutions == 0 {
         if let Err(conflict) = puzzle.check_givens() {

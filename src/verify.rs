@@ -131,6 +131,25 @@ impl Checks {
         Checks { isomorphs, minimal }
     }
 
+    /// What [`Ledger::replay`] needs of a record verified by an earlier, interrupted
+    /// run: its grid and fingerprints, without solving it again. Conflicting givens get
+    /// no class, as in [`Checks::check`].
+    pub fn fingerprints(&self, scratch: &mut Scratch, record: &Record) -> Checked {
+        let mut out = Checked::default();
+        if record.error.is_some() {
+            return out;
+        }
+        let Ok(grid) = Grid::parse(&record.cells) else {
+            return out;
+        };
+        out.grid = Some(grid);
+        out.key = fingerprint(&grid);
+        if self.isomorphs && grid.check_givens().is_ok() {
+            out.class = Some(fingerprint(&scratch.canon.canonical(&grid)));
+        }
+        out
+    }
+
     /// Check one record.
     pub fn check(&self, scratch: &mut Scratch, record: &Record) -> Checked {
         let Scratch { solver, canon } = scratch;
@@ -303,7 +322,7 @@ impl Columns {
 }
 
 /// Totals over the records verified so far.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Tally {
     /// Findings per kind, by `Kind as usize` (`Ok` counts the clean records).
@@ -418,6 +437,25 @@ impl Ledger {
     /// The totals so far.
     pub fn tally(&self) -> &Tally {
         &self.tally
+    }
+
+    /// Continue from the totals of an earlier, interrupted run; its records are then
+    /// replayed with [`Ledger::replay`].
+    pub fn restore(&mut self, tally: Tally) {
+        self.tally = tally;
+    }
+
+    /// Note a record that an earlier run verified (see [`Checks::fingerprints`]) in
+    /// the tables of what was seen, without finding or counting anything again.
+    pub fn replay(&mut self, file: usize, line: u64, checked: &Checked) {
+        if checked.grid.is_none() {
+            return;
+        }
+        if self.puzzles.see(checked.key, file, line).is_none() {
+            if let Some(class) = checked.class.filter(|_| self.isomorphs) {
+                self.classes.see(class, file, line);
+            }
+        }
     }
 }
 

@@ -6,13 +6,12 @@
 //! time budget is spent. The rate reported is the median of the samples' rates, so a
 //! single hiccup (another process, a frequency change) does not move it.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -22,6 +21,7 @@ use bulkdoku::input::{self, InputOptions, Record};
 use bulkdoku::{Grid, Solver};
 
 use crate::cli::{InputFormat, OutputArgs, ProgressArgs, ProgressMode, ThreadArgs};
+use crate::cmd::{check_output, with_output};
 
 /// A timed sample repeats passes until it lasts at least this long, so that tiny
 /// datasets are not timed at the clock's resolution.
@@ -267,6 +267,8 @@ fn progress_bar(args: &ProgressArgs, rows: u64) -> ProgressBar {
 
 /// Run `bulkdoku bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let inputs: Vec<Option<PathBuf>> = args.files.iter().map(|p| Some(p.clone())).collect();
+    check_output(args.output.output.as_deref(), &inputs)?;
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         bail!(
             "--seconds must be a positive number of seconds, not {}",
@@ -297,7 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let data = load(path, &options)?;
         if data.invalid > 0 && !args.progress.quiet {
             bar.suspend(|| {
-                eprintln!(
+                crate::say!(
                     "bulkdoku: {}: {} invalid record{} skipped",
                     data.name,
                     data.invalid,
@@ -323,21 +325,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     bar.finish_and_clear();
 
-    let mut out: Box<dyn Write> = match &args.output.output {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
-    match args.format {
-        BenchFormat::Md => write_markdown(&rows, &mut out)?,
-        BenchFormat::Csv => write_csv(&rows, &mut out)?,
-        BenchFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &rows)?;
-            writeln!(out)?;
+    with_output(args.output.output.as_deref(), |out| {
+        match args.format {
+            BenchFormat::Md => write_markdown(&rows, out)?,
+            BenchFormat::Csv => write_csv(&rows, out)?,
+            BenchFormat::Json => {
+                serde_json::to_writer_pretty(&mut *out, &rows)?;
+                writeln!(out)?;
+            }
         }
-    }
-    out.flush()?;
+        Ok(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 

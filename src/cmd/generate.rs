@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use bulkdoku::generate::{generate_one, Rng};
 use bulkdoku::grid::{Grid, CELLS};
-use bulkdoku::output;
 use bulkdoku::pipeline;
 use bulkdoku::solver::Solver;
 
 use crate::cli::{OutputArgs, ThreadArgs};
+use crate::cmd::{check_output, with_output};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -41,13 +41,25 @@ const BATCH: usize = 256;
 
 /// Run `bulkdoku generate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut out = output::open(args.output.output.as_deref())?;
+    check_output(args.output.output.as_deref(), &[])?;
+    let pool = pipeline::thread_pool(args.threads.get())?;
+    with_output(args.output.output.as_deref(), |out| {
+        write_puzzles(&args, &pool, out)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `#` line naming the command, then the puzzles, one per line.
+fn write_puzzles(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<()> {
     writeln!(
         out,
         "# bulkdoku generate -n {} --seed {}: random puzzles with a unique solution, one per line",
         args.count, args.seed
     )?;
-    let pool = pipeline::thread_pool(args.threads.get())?;
     let mut next = 0u64;
     let seed = args.seed;
     let total = args.count;
@@ -74,7 +86,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Ok(())
             },
         )
-    })?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    })
 }

@@ -1,18 +1,17 @@
 //! `bulkdoku report`: read `solve` runs, summarise their timings, write the summary in
 //! the chosen format, and optionally plot it and compare it with a baseline run.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::ValueEnum;
 
 use bulkdoku::report::{format, run, Comparison, RunRow, Summary};
 
 use crate::cli::OutputArgs;
+use crate::cmd::{check_output, with_output};
 use crate::plot;
+use bulkdoku::output::file::check_target;
 
 /// Arguments of `bulkdoku report`.
 #[derive(Debug, clap::Args)]
@@ -66,6 +65,17 @@ fn read_runs(paths: &[PathBuf]) -> anyhow::Result<(Vec<String>, Vec<RunRow>)> {
 
 /// Run `bulkdoku report`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let inputs: Vec<Option<PathBuf>> = args
+        .runs
+        .iter()
+        .chain(&args.baseline)
+        .map(|p| Some(p.clone()))
+        .collect();
+    check_output(args.output.output.as_deref(), &inputs)?;
+    if let Some(path) = &args.plot {
+        check_target(path, "--plot", &inputs)?;
+        plot::check_extension(path)?;
+    }
     let (names, rows) = read_runs(&args.runs)?;
     let mut summary = Summary::new(names, &rows, args.top);
     if let Some(base_path) = &args.baseline {
@@ -76,17 +86,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plot::draw(&summary, path)?;
     }
 
-    let mut out: Box<dyn Write> = match &args.output.output {
-        Some(path) => Box::new(BufWriter::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        )),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
-    match args.format {
-        ReportFormat::Text => format::write_text(&summary, &mut out)?,
-        ReportFormat::Md => format::write_markdown(&summary, &mut out)?,
-        ReportFormat::Json => format::write_json(&summary, &mut out)?,
-    }
-    out.flush()?;
+    with_output(args.output.output.as_deref(), |out| {
+        match args.format {
+            ReportFormat::Text => format::write_text(&summary, out)?,
+            ReportFormat::Md => format::write_markdown(&summary, out)?,
+            ReportFormat::Json => format::write_json(&summary, out)?,
+        }
+        Ok(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,16 +5,21 @@
 //! The work is the library's [`solve_dataset`]; this command turns flags into its
 //! [`SolveConfig`], opens the output in the chosen format, and prints the summary.
 
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use bulkdoku::dataset::{Driver, Summary, BATCH_SIZE};
-use bulkdoku::output;
+use anyhow::bail;
+use bulkdoku::dataset::{check_inputs, Driver, Summary, BATCH_SIZE};
+use bulkdoku::output::{self, OutputFormat};
+use bulkdoku::resume::{solve_rows_done, RunRecord};
 use bulkdoku::row::Status;
-use bulkdoku::solving::{solve_dataset, SolveConfig, SolveOptions, Tally};
+use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Tally};
 use bulkdoku::units::{duration, human_rate, rate};
 
 use crate::cli::{InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, ThreadArgs};
+use crate::cmd::open_output;
 use crate::progress::Bar;
+use crate::signals::Signals;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -27,7 +32,8 @@ Examples:
   bulkdoku solve --output-format grid poj2676.txt    boxed 9x9 grids on the terminal
 
 Exit codes: 0 done (invalid records are rows with status `invalid`); 1 an invalid record
-with --strict; 2 an unreadable file, broken CSV, or bad arguments.";
+with --strict; 2 an unreadable file, broken CSV, or bad arguments; 130 / 143 stopped by
+SIGINT / SIGTERM (the rows of the records read are written whole; --resume continues).";
 
 /// Arguments of `bulkdoku solve`.
 #[derive(Debug, clap::Args)]
@@ -74,6 +80,11 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
+    /// Continue the interrupted run that wrote -o FILE: keep its whole rows, skip the
+    /// records done, append the rest (same inputs and options required).
+    #[arg(long)]
+    pub resume: bool,
+
     /// Records per parallel batch (tuning and tests; the default suits most inputs).
     #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
     pub batch_size: usize,
@@ -96,35 +107,94 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         )
         .strict(args.strict);
-    let out = output::open(args.output.output.as_deref())?;
-    let mut sink = output::solve_sink(
-        args.output_format.into(),
-        out,
-        &config.keep,
-        !args.no_header,
-    )?;
+    let format = OutputFormat::from(args.output_format);
+    if args.resume && format == OutputFormat::Grid {
+        bail!("--resume continues CSV output; grid pictures cannot be read back");
+    }
+
+    // Everything is checked before the output is touched.
     let inputs = args.input.inputs();
+    let input_options = args.input.options();
+    let sources = check_inputs(&inputs, &input_options)?;
+    for source in sources.iter().flatten() {
+        check_keep(source, &config.keep)?;
+    }
+    let header = !args.no_header;
+    let all_solutions = args.all_solutions;
+    let opened = open_output(
+        args.output.output.as_deref(),
+        &inputs,
+        || RunRecord::new("solve", run_options(&args, limit), &inputs),
+        args.resume,
+        |file, _| solve_rows_done(file, header, all_solutions),
+    )?;
+    // A resumed output already has its header.
+    let header = header && opened.output.is_empty()?;
+    let writer = output::buffered(opened.output.writer()?);
+    let mut sink = output::solve_sink(format, writer, &config.keep, header)?;
+
+    let signals = Signals::install();
     let progress = Bar::new(
         args.progress.progress,
         args.progress.quiet,
         Driver::total_bytes(&inputs),
     );
-    let driver = Driver::new(inputs, args.input.options())
+    let driver = Driver::new(inputs, input_options)
         .threads(args.threads.get())
         .batch_size(args.batch_size)
-        .progress(progress);
-    let report = solve_dataset(driver, &config, &mut *sink)?;
+        .progress(progress)
+        .stop_flag(signals.flag())
+        .skip(opened.skip);
+    let report = solve_dataset(driver, &config, &mut *sink);
+    drop(sink);
+    let complete = report.as_ref().is_ok_and(|r| !r.summary.interrupted);
+    let path = opened.path.clone();
+    let skipped = opened.skip;
+    opened.finish(complete)?;
+    let report = report?;
     if let Some(stop) = report.strict_stop {
-        eprintln!("bulkdoku: {}:{}: {}", stop.file, stop.line, stop.reason);
+        crate::say!("bulkdoku: {}:{}: {}", stop.file, stop.line, stop.reason);
         return Ok(ExitCode::from(1));
     }
     if !args.progress.quiet {
-        eprintln!(
+        if skipped > 0 {
+            crate::say!("bulkdoku: resumed after {skipped} records done before");
+        }
+        crate::say!(
             "{}",
             summary_text(&report.summary, &report.tally, config.options.first_only())
         );
     }
+    if let Some(code) = signals.exit_code().filter(|_| report.summary.interrupted) {
+        if let Some(path) = path {
+            crate::say!(
+                "bulkdoku: interrupted: the rows of the records done are in {}; \
+                 `bulkdoku solve --resume` with the same arguments continues",
+                path.display()
+            );
+        }
+        return Ok(code);
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options that shape `solve`'s rows, as its run record keeps them.
+fn run_options(args: &Args, limit: u64) -> BTreeMap<String, String> {
+    let input = &args.input;
+    [
+        ("--limit", limit.to_string()),
+        ("--all-solutions", args.all_solutions.to_string()),
+        ("--keep", args.keep.join(",")),
+        ("--strict", args.strict.to_string()),
+        ("--format", format!("{:?}", input.format)),
+        ("--column", input.column.clone().unwrap_or_default()),
+        ("--line-offset", input.line_offset.to_string()),
+        ("--output-format", format!("{:?}", args.output_format)),
+        ("--no-header", args.no_header.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }
 
 /// The end-of-run summary for stderr.

@@ -10,17 +10,23 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use bulkdoku::dataset::{Driver, Item, Source};
+use anyhow::{bail, Context};
+use bulkdoku::dataset::{check_inputs, Driver, Item, Source};
 use bulkdoku::dedup::FirstSeen;
 use bulkdoku::grid::CELLS;
+use bulkdoku::input::InputOptions;
 use bulkdoku::output;
+use bulkdoku::output::file::{check_target, Output};
+use bulkdoku::resume::{Checkpoint, RunRecord};
 use bulkdoku::units::{human_rate, rate};
 use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, Scratch};
 
 use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
+use crate::cmd::{open_output, Opened};
 use crate::progress::Bar;
+use crate::signals::Signals;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -68,6 +74,12 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
+    /// Continue the interrupted run that wrote -o FILE: keep its findings up to its
+    /// last checkpoint, skip the records done, append the rest (same inputs and
+    /// options required).
+    #[arg(long)]
+    pub resume: bool,
+
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -83,6 +95,8 @@ struct SummaryJson {
     isomorph_groups: u64,
     seconds: f64,
     threads: usize,
+    /// False when the run was interrupted before the end of its input.
+    complete: bool,
 }
 
 /// The state of the sequential drain.
@@ -97,6 +111,21 @@ struct Drain<W: Write> {
 }
 
 impl<W: Write> Drain<W> {
+    /// Note in the run record that `done` records are verified, with the findings
+    /// written so far and the totals (flushing the findings first).
+    fn checkpoint(&mut self, opened: &mut Opened, done: u64) -> anyhow::Result<()> {
+        let (Some(record), Some(path)) = (&mut opened.record, &opened.path) else {
+            return Ok(());
+        };
+        self.writer.flush()?;
+        record.checkpoint = Some(Checkpoint {
+            records: done,
+            bytes: opened.output.len()?,
+            totals: serde_json::to_value(self.ledger.tally())?,
+        });
+        record.save(path)
+    }
+
     fn record(
         &mut self,
         sources: &[Arc<Source>],
@@ -176,13 +205,65 @@ fn where_(sources: &[Arc<Source>], first: FirstSeen, with_file: bool) -> String 
     }
 }
 
+/// How often `verify` notes a checkpoint for `--resume`, at most.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
 /// Run `bulkdoku verify`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let checks = Checks::new(args.isomorphs, args.minimal);
     let with_file = args.input.files.len() > 1;
-    let sink = output::open(args.output.output.as_deref())?;
+
+    // Everything is checked before any output is touched.
+    let inputs = args.input.inputs();
+    let input_options = args.input.options();
+    let sources = check_inputs(&inputs, &input_options)?;
+    for source in sources.iter().flatten() {
+        Columns::find(
+            &source.name,
+            source.headers.as_deref(),
+            args.solution_column.as_deref(),
+        )?;
+    }
+    if let Some(path) = &args.summary {
+        check_target(path, "--summary", &inputs)?;
+    }
+    let mut opened = open_output(
+        args.output.output.as_deref(),
+        &inputs,
+        || RunRecord::new("verify", run_options(&args), &inputs),
+        args.resume,
+        |file, previous| {
+            let Some(checkpoint) = &previous.checkpoint else {
+                return Ok((0, 0));
+            };
+            let len = file.metadata()?.len();
+            if len < checkpoint.bytes {
+                bail!(
+                    "its findings are shorter ({len} bytes) than at its last checkpoint \
+                     ({} bytes): they were cut or changed since",
+                    checkpoint.bytes
+                );
+            }
+            Ok((checkpoint.records, checkpoint.bytes))
+        },
+    )?;
+    let mut ledger = Ledger::new(args.isomorphs);
+    if let Some(checkpoint) = opened.resumed.as_ref().and_then(|r| r.checkpoint.as_ref()) {
+        ledger.restore(serde_json::from_value(checkpoint.totals.clone())?);
+        replay(
+            &inputs,
+            &input_options,
+            &args,
+            checks,
+            opened.skip,
+            &mut ledger,
+        )?;
+    }
+
+    let header = !args.no_header && opened.output.is_empty()?;
+    let sink = output::buffered(opened.output.writer()?);
     let mut writer = csv::WriterBuilder::new().from_writer(sink);
-    if !args.no_header {
+    if header {
         if with_file {
             writer.write_field("file")?;
         }
@@ -194,19 +275,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         all: args.all,
         solution_column: args.solution_column.clone(),
         columns: Vec::new(),
-        ledger: Ledger::new(args.isomorphs),
+        ledger,
         findings: Vec::new(),
     };
 
-    let inputs = args.input.inputs();
+    let signals = Signals::install();
     let progress = Bar::new(
         args.progress.progress,
         args.progress.quiet,
         Driver::total_bytes(&inputs),
     );
-    let driver = Driver::new(inputs, args.input.options())
+    let driver = Driver::new(inputs, input_options)
         .threads(args.threads.get())
-        .progress(progress);
+        .progress(progress)
+        .stop_flag(signals.flag())
+        .skip(opened.skip);
+    let mut done = opened.skip;
+    let mut last_checkpoint = Instant::now();
     let summary = driver.run(
         Scratch::default,
         |scratch, item| checks.check(scratch, &item.record),
@@ -214,10 +299,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for (item, checked) in items.iter().zip(results) {
                 drain.record(sources, item, checked)?;
             }
+            done += items.len() as u64;
+            if last_checkpoint.elapsed() >= CHECKPOINT_EVERY {
+                drain.checkpoint(&mut opened, done)?;
+                last_checkpoint = Instant::now();
+            }
             Ok(ControlFlow::Continue(()))
         },
-    )?;
-    drain.writer.flush()?;
+    );
+    let flushed = drain.writer.flush();
+    // An interrupted run, or one stopped by an input error, keeps an exact checkpoint.
+    let complete = summary.as_ref().is_ok_and(|s| !s.interrupted);
+    if !complete && flushed.is_ok() {
+        drain.checkpoint(&mut opened, done)?;
+    }
+    drop(drain.writer);
+    flushed?;
+    let path = opened.path.clone();
+    opened.finish(complete)?;
+    let summary = summary?;
 
     let tally = drain.ledger.tally();
     let shown: Vec<Kind> = Kind::ALL
@@ -228,19 +328,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             _ => true,
         })
         .collect();
+    let records = tally.records();
     if let Some(path) = &args.summary {
         let json = SummaryJson {
-            puzzles: summary.records,
+            puzzles: records,
             kinds: shown.iter().map(|&k| (k.as_str(), tally.get(k))).collect(),
             puzzles_with_findings: tally.puzzles_with_findings,
             duplicate_groups: tally.duplicate_groups,
             isomorph_groups: tally.isomorph_groups,
             seconds: summary.elapsed.as_secs_f64(),
             threads: summary.threads,
+            complete,
         };
         let text = serde_json::to_string_pretty(&json)?;
-        std::fs::write(path, text + "\n")
+        let summary_out = Output::create(Some(path))?;
+        summary_out
+            .writer()?
+            .write_all((text + "\n").as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
+        summary_out.finish()?;
     }
     if !args.progress.quiet {
         let counts: Vec<String> = shown
@@ -248,17 +354,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .filter(|&&k| k != Kind::Ok)
             .map(|&k| format!("{} {}", tally.get(k), k.as_str()))
             .collect();
-        let verdict = if tally.puzzles_with_findings == 0 {
+        let verdict = if !complete {
+            "interrupted, NOT verified to the end".to_string()
+        } else if tally.puzzles_with_findings == 0 {
             "clean".to_string()
         } else {
             format!("{} with findings", tally.puzzles_with_findings)
         };
-        eprintln!(
-            "bulkdoku: verified {} puzzles: {verdict}\n\
+        crate::say!(
+            "bulkdoku: verified {records} puzzles: {verdict}\n\
              bulkdoku: {}\n\
              bulkdoku: {} duplicate groups{}\n\
              bulkdoku: {:.3} s wall, {} puzzles/s on {} thread{}",
-            summary.records,
             counts.join(", "),
             tally.duplicate_groups,
             if args.isomorphs {
@@ -272,9 +379,66 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if summary.threads == 1 { "" } else { "s" },
         );
     }
+    if let Some(code) = signals.exit_code().filter(|_| summary.interrupted) {
+        if let Some(path) = path {
+            crate::say!(
+                "bulkdoku: interrupted: the findings so far are in {}; \
+                 `bulkdoku verify --resume` with the same arguments continues",
+                path.display()
+            );
+        }
+        return Ok(code);
+    }
     Ok(if tally.puzzles_with_findings == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Put the first `n` records, verified by an interrupted run, back into the ledger's
+/// tables of what was seen: fingerprints only, no solving, on all threads.
+fn replay(
+    inputs: &[Option<PathBuf>],
+    options: &InputOptions,
+    args: &Args,
+    checks: Checks,
+    n: u64,
+    ledger: &mut Ledger,
+) -> anyhow::Result<()> {
+    Driver::new(inputs.to_vec(), options.clone())
+        .threads(args.threads.get())
+        .take(n)
+        .run(
+            Scratch::default,
+            |scratch, item| checks.fingerprints(scratch, &item.record),
+            |_, items, results| {
+                for (item, checked) in items.iter().zip(results) {
+                    ledger.replay(item.file, item.record.line, checked);
+                }
+                Ok(ControlFlow::Continue(()))
+            },
+        )?;
+    Ok(())
+}
+
+/// The options that shape `verify`'s rows, as its run record keeps them.
+fn run_options(args: &Args) -> BTreeMap<String, String> {
+    let input = &args.input;
+    [
+        ("--isomorphs", args.isomorphs.to_string()),
+        ("--minimal", args.minimal.to_string()),
+        ("--all", args.all.to_string()),
+        (
+            "--solution-column",
+            args.solution_column.clone().unwrap_or_default(),
+        ),
+        ("--format", format!("{:?}", input.format)),
+        ("--column", input.column.clone().unwrap_or_default()),
+        ("--line-offset", input.line_offset.to_string()),
+        ("--no-header", args.no_header.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }

@@ -4,7 +4,8 @@
 //!   [`csv`](mod@csv) (the default, [`crate::row::SOLVE_COLUMNS`]) and [`grid`] (boxed 9×9
 //!   pictures for reading on a terminal). [`write_solved`] turns what the solver made of a
 //!   record into its row(s), the same way for every format.
-//! - [`open`]: the one opener of an output, a file or standard output.
+//! - [`file::Output`]: the one opener of an output, a file (never left half-written
+//!   under its final name) or standard output.
 //!
 //! Sinks are `Send` because the pipeline drains batches on whichever worker is free:
 //! standard output is therefore taken through `io::Stdout` behind a large buffer (its
@@ -12,34 +13,25 @@
 //! cross threads.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
-
-use anyhow::Context;
 
 use crate::clock::TickRate;
 use crate::row::{SolveRow, SolvedRow, Status};
 use crate::solving::Solved;
 
 pub mod csv;
+pub mod file;
 pub mod grid;
 
 /// Buffer size of the output sink: large enough that a flush is rare.
 const BUFFER: usize = 256 * 1024;
 
-/// A buffered byte sink: a file, or standard output.
+/// A buffered byte sink over an output's writer.
 pub type Sink = BufWriter<Box<dyn Write + Send>>;
 
-/// Open the output: `path`, or standard output when `None` or `-`.
-pub fn open(path: Option<&Path>) -> anyhow::Result<Sink> {
-    let inner: Box<dyn Write + Send> = match path {
-        Some(p) if p.as_os_str() != "-" => {
-            Box::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)
-        }
-        _ => Box::new(io::stdout()),
-    };
-    Ok(BufWriter::with_capacity(BUFFER, inner))
+/// A [`Sink`] over `writer` with a buffer large enough that a flush is rare.
+pub fn buffered(writer: Box<dyn Write + Send>) -> Sink {
+    BufWriter::with_capacity(BUFFER, writer)
 }
 
 /// Output formats of `solve`.

@@ -36,7 +36,7 @@ fn bar(count: u64, max: u64) -> String {
     let eighths = (count as f64 / max as f64 * (BAR_WIDTH * 8) as f64).round() as usize;
     let eighths = eighths.max(1);
     let mut s = "█".repeat(eighths / 8);
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         s.push([' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8]);
     }
     s
@@ -76,10 +76,24 @@ fn overall_text(c: &Comparison) -> String {
     }
 }
 
+/// What to say instead of the timing figures when there are none: an empty run, or
+/// one whose puzzles were all invalid (never searched, so never timed).
+fn nothing_timed(s: &Summary) -> Option<String> {
+    match (s.puzzles, s.timed) {
+        (0, _) => Some("no puzzles: the run is empty".to_string()),
+        (n, 0) => Some(format!("no timed puzzles: all {} are invalid", grouped(n))),
+        _ => None,
+    }
+}
+
 /// Terminal text.
 pub fn write_text(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     let t = &s.time_ns;
     writeln!(out, "run            {}", s.runs.join(", "))?;
+    if let Some(nothing) = nothing_timed(s) {
+        writeln!(out, "{nothing}")?;
+        return Ok(());
+    }
     let statuses: Vec<String> = status_counts(s)
         .iter()
         .map(|(st, n)| format!("{} {st}", grouped(*n)))
@@ -263,6 +277,10 @@ fn code(text: &str) -> String {
 /// Markdown tables, to paste into a README or an issue.
 pub fn write_markdown(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     let t = &s.time_ns;
+    if let Some(nothing) = nothing_timed(s) {
+        writeln!(out, "{} ({nothing})", s.runs.join(", "))?;
+        return Ok(());
+    }
     let statuses = status_counts(s);
     let mut names = vec!["puzzles"];
     names.extend(statuses.iter().map(|(st, _)| st.as_str()));

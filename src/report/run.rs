@@ -91,7 +91,7 @@ pub fn read_run<R: Read>(reader: R, name: &str) -> anyhow::Result<Vec<RunRow>> {
     );
     let (file_i, puzzle_i) = (find("file"), find("puzzle"));
 
-    let mut rows = Vec::new();
+    let mut rows: Vec<RunRow> = Vec::new();
     let mut record = csv::StringRecord::new();
     loop {
         match csv.read_record(&mut record) {
@@ -129,8 +129,17 @@ pub fn read_run<R: Read>(reader: R, name: &str) -> anyhow::Result<Vec<RunRow>> {
                 }
             }
         }
+        let file = file_i.map(&field).unwrap_or_default();
+        // `solve --all-solutions` writes a row per solution, one after another, all
+        // with their puzzle's file and line: one puzzle, counted once.
+        if rows
+            .last()
+            .is_some_and(|last| last.line == line && last.file == file)
+        {
+            continue;
+        }
         rows.push(RunRow {
-            file: file_i.map(|i| field(i).to_string()).unwrap_or_default(),
+            file: file.to_string(),
             line,
             puzzle: puzzle_i.map(|i| field(i).to_string()).unwrap_or_default(),
             status,

@@ -33,7 +33,7 @@ fn transformed(p: &Grid, k: usize) -> Grid {
     let mut out = [0u8; 81];
     for r in 0..9 {
         for c in 0..9 {
-            let (sr, sc) = if k % 3 == 0 {
+            let (sr, sc) = if k.is_multiple_of(3) {
                 (cols[c], rows[r])
             } else {
                 (rows[r], cols[c])

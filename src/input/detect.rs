@@ -67,7 +67,7 @@ pub(crate) fn detect(head: &[u8], whole: bool, column: Option<&str>) -> Detected
         .filter(|l| !l.is_empty() && l[0] != b'#')
         .take(SAMPLE_LINES)
         .collect();
-    let counts = account(&sample, column);
+    let counts = account(&sample, whole, column);
     let lines = Detected {
         format: InputFormat::Lines,
         header: sample.first().is_some_and(|l| is_word_header(l, column)),
@@ -99,7 +99,7 @@ fn detected(format: InputFormat) -> Detected {
 }
 
 /// Count what each format accounts for in the sample's meaningful lines.
-fn account(sample: &[&[u8]], column: Option<&str>) -> Accounted {
+fn account(sample: &[&[u8]], whole: bool, column: Option<&str>) -> Accounted {
     let mut counts = Accounted {
         total: sample.len(),
         ..Accounted::default()
@@ -125,7 +125,7 @@ fn account(sample: &[&[u8]], column: Option<&str>) -> Accounted {
             .count();
     }
     counts.grid = grid_lines(sample);
-    counts.board = board_lines(sample);
+    counts.board = board_lines(sample, whole);
     counts
 }
 
@@ -150,16 +150,17 @@ fn grid_lines(sample: &[&[u8]]) -> usize {
 /// list, and label lines around them (`Input: board =`, `Example 1:`) that hold too
 /// few cell characters to be data. A line with a puzzle's worth of cell characters
 /// outside any bracket (`<81 cells> [[note]]`) is data the board reader would skip, so
-/// it is not accounted. Zero without any bracket.
-fn board_lines(sample: &[&[u8]]) -> usize {
-    let (mut depth, mut brackets, mut counted) = (0usize, false, 0);
+/// it is not accounted. Zero without a list of lists (a board), or when a bracket of a
+/// sample that is the whole input is never closed.
+fn board_lines(sample: &[&[u8]], whole: bool) -> usize {
+    let (mut depth, mut nested, mut counted) = (0usize, false, 0);
     for line in sample {
         let mut outside_cells = 0;
         for &b in *line {
             match b {
                 b'[' => {
                     depth += 1;
-                    brackets = true;
+                    nested |= depth >= 2;
                 }
                 b']' => depth = depth.saturating_sub(1),
                 _ if depth == 0 && (b.is_ascii_digit() || b == b'.') => outside_cells += 1,
@@ -170,7 +171,7 @@ fn board_lines(sample: &[&[u8]]) -> usize {
             counted += 1;
         }
     }
-    if brackets {
+    if nested && !(whole && depth > 0) {
         counted
     } else {
         0
@@ -315,6 +316,9 @@ mod tests {
             InputFormat::Board
         );
         assert_eq!(format_of(&format!("{board}{P}\n")), InputFormat::Lines);
+        // A lone bracket is no board.
+        assert_eq!(format_of("12\u{1b}[2J34\n"), InputFormat::Lines);
+        assert_eq!(format_of("[[\"5\",\"3\"]\n"), InputFormat::Lines);
     }
 
     #[test]
@@ -324,7 +328,7 @@ mod tests {
         let cut = detect(text.as_bytes(), false, None);
         assert_eq!(cut.format, InputFormat::Lines);
         assert_eq!(
-            super::account(&[&P.as_bytes()[..9]], None).grid,
+            super::account(&[&P.as_bytes()[..9]], true, None).grid,
             1,
             "judged whole, that line is a grid row"
         );

@@ -8,4 +8,5 @@ mod generate;
 mod report;
 mod shards;
 mod solve;
+mod trust;
 mod verify;

@@ -117,5 +117,5 @@ check "verify pieces with GNU parallel = one run" eval '
   scripts/shards.sh run "$work/norepeat.txt" "$work/parallel-verify.csv" -l $lines -j 2 -c verify &&
   same_rows "$work/single-verify.csv" "$work/parallel-verify.csv" 3'
 
-echo "shard recipes: $passed passed, $failed failed"
+echo "shards: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

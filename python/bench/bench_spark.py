@@ -73,6 +73,7 @@ def main() -> int:
             SparkSession.builder.master(f"local[{args.cores}]")
             .appName("bulkdoku-bench")
             .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.driver.memory", "4g")
             .config("spark.sql.files.maxPartitionBytes", f"{args.partition_mb}m")
             .getOrCreate()
@@ -94,11 +95,14 @@ def main() -> int:
             solved.write.format("noop").mode("overwrite").save()
             return time.perf_counter() - start
 
+        parquet_bytes = []
+
         def run_parquet() -> float:
             out = tmp / "solved.parquet"
             start = time.perf_counter()
             solved.write.mode("overwrite").parquet(str(out))
             elapsed = time.perf_counter() - start
+            parquet_bytes.append(sum(f.stat().st_size for f in out.rglob("*.parquet")))
             shutil.rmtree(out)
             return elapsed
 
@@ -123,6 +127,8 @@ def main() -> int:
     for name in names:
         m = statistics.median(times[name])
         print(f"{name:14s} median {m:7.2f} s  {n / m:>12,.0f} puzzles/s  {cli / m:5.2f}x the CLI's rate")
+    size = statistics.median(parquet_bytes)
+    print(f"Parquet output (Spark's default snappy): {size / 2**20:.1f} MiB, {size / n:.1f} bytes a row")
     return 0
 
 

@@ -12,6 +12,10 @@ return pyarrow Tables with the columns of the ``bulkdoku`` command-line tool:
 Inside Spark, Dask or Ray tasks pass ``threads=1``: each task already has a core.
 """
 
+# Every result is a pyarrow Table: pyarrow is imported with the package, not on the
+# first call (whose time it would otherwise add a good fraction of a second to).
+import pyarrow  # noqa: F401
+
 from bulkdoku._bulkdoku import __version__, generate, solve, verify
 
 __all__ = ["__version__", "generate", "solve", "verify"]

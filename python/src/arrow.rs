@@ -141,8 +141,8 @@ fn arrow_error(name: &str, e: arrow_schema::ArrowError) -> PyErr {
 
 /// A C stream of record batches, handed to pyarrow through `__arrow_c_stream__`.
 ///
-/// pyarrow's `table()` takes any object with that method; this is the smallest such
-/// object. Its stream can be taken once. (The mutex makes it `Sync`, as a pyclass must
+/// pyarrow's `RecordBatchReader.from_stream()` takes any object with that method; this
+/// is the smallest such object. Its stream can be taken once. (The mutex makes it `Sync`, as a pyclass must
 /// be; the stream struct itself is only `Send`.)
 #[pyclass(module = "bulkdoku._bulkdoku", name = "_ArrowStream")]
 pub struct ArrowStream {
@@ -183,7 +183,11 @@ pub fn to_pyarrow_table<'py>(
     let stream = ArrowStream {
         stream: Mutex::new(Some(FFI_ArrowArrayStream::new(Box::new(reader)))),
     };
+    // `RecordBatchReader.from_stream` rather than `pyarrow.table`: the latter first asks
+    // whether its argument is a pandas DataFrame, which imports pandas (a good fraction
+    // of a second) on the first call of a process that has not.
     py.import("pyarrow")?
-        .getattr("table")?
-        .call1((Bound::new(py, stream)?,))
+        .getattr("RecordBatchReader")?
+        .call_method1("from_stream", (Bound::new(py, stream)?,))?
+        .call_method0("read_all")
 }

@@ -255,3 +255,13 @@ def test_rows_match_the_cli(cli, tmp_path):
         for column in ["puzzle", "status", "solutions", "clues", "guesses", "solution", "error"]:
             value = "" if mine[column] is None else str(mine[column])
             assert value == theirs[column], (column, theirs, mine)
+
+
+def test_large_results_come_in_batches_of_at_most_2_20_rows():
+    # Invalid rows cost no search: 1.1M of them are quick to make.
+    n = (1 << 20) + 1000
+    table = bulkdoku.solve(pa.array([""] * (n - 1) + [P17]), threads=2)
+    assert table.num_rows == n
+    assert [len(c) for c in table.column("status").chunks] == [1 << 20, 1000]
+    assert table.column("status")[n - 1].as_py() == "unique"
+    assert table.column("error")[0].as_py() == "0 cells, expected 81"

@@ -40,6 +40,13 @@ impl LinesReader {
     fn take_slow_line(&self, record: &mut Record, truncated: bool) -> bool {
         let text = &record.cells;
         let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+            if truncated {
+                // Blanks for as far as it was kept, and then more: not a blank line.
+                record.cells.clear();
+                record.error = Some(too_long());
+                record.line = self.line;
+                return true;
+            }
             return false;
         };
         if text[start] == b'#' {
@@ -47,9 +54,7 @@ impl LinesReader {
         }
         let end = start + token_len(&text[start..]);
         if truncated && end == text.len() {
-            record.error = Some(format!(
-                "line longer than {MAX_LINE} bytes, expected 81 cells"
-            ));
+            record.error = Some(too_long());
         }
         record.cells.truncate(end);
         record.cells.drain(..start);
@@ -137,6 +142,11 @@ impl LinesReader {
             }
         }
     }
+}
+
+/// The reason of a record cut at [`MAX_LINE`].
+fn too_long() -> String {
+    format!("line longer than {MAX_LINE} bytes, expected 81 cells")
 }
 
 /// Cells of a well-formed puzzle line.

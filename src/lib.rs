@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod report;
+pub mod rules;
 pub mod solver;
 pub mod stats;
 

@@ -27,6 +27,9 @@ use super::{Rule, RuleSet};
 /// Region layouts tried for one jigsaw puzzle before giving up.
 pub const JIGSAW_LAYOUTS: usize = 200;
 
+/// Search nodes [`random_solution`] spends on one jigsaw layout before giving up.
+pub const JIGSAW_SEARCH_CAP: u64 = 2_000_000;
+
 /// Search nodes spent on one jigsaw layout before it is dropped.
 const LAYOUT_BUDGET: u64 = 20_000;
 
@@ -53,6 +56,13 @@ pub enum GenerateError {
         /// The rules.
         rules: RuleSet,
     },
+    /// A search of [`JIGSAW_SEARCH_CAP`] nodes found no grid on a jigsaw layout
+    /// (there may be none).
+    #[error("no grid found on this jigsaw layout under the rules {rules} (search capped)")]
+    GaveUp {
+        /// The rules.
+        rules: RuleSet,
+    },
     /// No random jigsaw layout tried allowed a grid under the rules.
     #[error("no grid found for {layouts} random jigsaw layouts under the rules {rules}")]
     NoLayout {
@@ -71,6 +81,35 @@ enum Attempt {
     OutOfBudget,
 }
 
+/// The smallest rule sets (without jigsaw) that allow no complete grid at all. A rule
+/// set without jigsaw has a grid exactly when it contains none of these: adding rules
+/// never makes a grid possible, and the other 17 of the 32 combinations have grids.
+///
+/// Found by exhaustive search with the engine (from the empty grid, with the first row
+/// fixed to 1–9 where digits may be relabelled) and checked again by the test
+/// `grid_existence_table_matches_exhaustive_search` in `tests/rules.rs`.
+pub const NO_GRID: [&[Rule]; 6] = [
+    &[Rule::X, Rule::Windoku, Rule::AntiKnight],
+    &[Rule::X, Rule::AntiKnight, Rule::AntiKing],
+    &[Rule::Windoku, Rule::AntiKnight, Rule::AntiKing],
+    &[Rule::Windoku, Rule::NonConsecutive],
+    &[Rule::X, Rule::AntiKnight, Rule::NonConsecutive],
+    &[Rule::X, Rule::AntiKing, Rule::NonConsecutive],
+];
+
+/// Whether `rules` allow a complete grid: `Some` for rule sets without jigsaw (see
+/// [`NO_GRID`]), `None` with jigsaw, where it depends on the layout.
+pub fn grid_exists(rules: RuleSet) -> Option<bool> {
+    if rules.contains(Rule::Jigsaw) {
+        return None;
+    }
+    Some(
+        !NO_GRID
+            .iter()
+            .any(|minimal| minimal.iter().all(|&r| rules.contains(r))),
+    )
+}
+
 /// A random complete grid under `v`'s rules, deterministic per `rng`.
 ///
 /// ```
@@ -81,13 +120,27 @@ enum Attempt {
 /// assert!(v.is_solution(&grid));
 /// ```
 pub fn random_solution(v: &Variant, rng: &mut Rng) -> Result<Grid, GenerateError> {
+    if grid_exists(v.rules()) == Some(false) {
+        // Searching would prove it again, at great length (seconds to forever).
+        return Err(GenerateError::NoGrid { rules: v.rules() });
+    }
     let mut stack = Vec::with_capacity(81);
     let mut budget = FIRST_BUDGET;
+    let mut spent = 0u64;
     loop {
         match attempt(v, rng, budget, &mut stack) {
             Attempt::Found(grid) => return Ok(grid),
             Attempt::Exhausted => return Err(GenerateError::NoGrid { rules: v.rules() }),
-            Attempt::OutOfBudget => budget = budget.saturating_mul(2),
+            Attempt::OutOfBudget => {
+                spent += budget;
+                // Rule sets without jigsaw that pass `grid_exists` find grids within a
+                // few budgets; a jigsaw layout may have none and a search that cannot
+                // finish, so it gets a cap.
+                if v.regions().is_some() && spent >= JIGSAW_SEARCH_CAP {
+                    return Err(GenerateError::GaveUp { rules: v.rules() });
+                }
+                budget = budget.saturating_mul(2);
+            }
         }
     }
 }
@@ -96,6 +149,18 @@ pub fn random_solution(v: &Variant, rng: &mut Rng) -> Result<Grid, GenerateError
 fn attempt(v: &Variant, rng: &mut Rng, budget: u64, stack: &mut Vec<State>) -> Attempt {
     stack.clear();
     let mut cur = State::EMPTY;
+    if !v.rules().contains(Rule::NonConsecutive) {
+        // Digits may be relabelled freely, so the first row may as well be a random
+        // permutation: it costs no generality and spares the search 9! equivalent
+        // subtrees, which matters for the tight rule sets (x with anti-knight).
+        let mut row: [u8; 9] = std::array::from_fn(|i| i as u8);
+        rng.shuffle(&mut row);
+        for (cell, &d) in row.iter().enumerate() {
+            if !cur.place(v, usize::from(d), cell) {
+                return Attempt::Exhausted;
+            }
+        }
+    }
     let mut nodes = 0;
     loop {
         nodes += 1;

@@ -41,7 +41,9 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use engine::{count, solve, VariantSolver};
-pub use generate::{generate_one, random_solution, GenerateError, Generated};
+pub use generate::{
+    generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS, NO_GRID,
+};
 pub use regions::{RegionError, Regions};
 pub use symmetry::{canonical, Symmetries};
 pub use table::{HouseKind, RuleConflict, Variant, VariantError};

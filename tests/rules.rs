@@ -445,6 +445,9 @@ fn examples_with_a_wrong_given_have_no_solution() {
     }
 }
 
+/// (row, column, digit), 1-based.
+type Givens = &'static [(usize, usize, u8)];
+
 fn with_givens(givens: &[(usize, usize, u8)]) -> Grid {
     let mut g = Grid::EMPTY;
     for &(r, c, d) in givens {
@@ -457,7 +460,8 @@ fn with_givens(givens: &[(usize, usize, u8)]) -> Grid {
 fn conflicts_are_named_with_cells_and_rule() {
     let regions =
         "111223333111223343112225543166525443776525844776555844776688884776889999766899999";
-    let cases: [(&str, Option<&str>, &[(usize, usize, u8)], &str); 10] = [
+    type Case = (&'static str, Option<&'static str>, Givens, &'static str);
+    let cases: [Case; 10] = [
         (
             "classic",
             None,

@@ -198,13 +198,13 @@ impl Regions {
         // Renumber by first appearance so the same layout always reads the same.
         let mut map = [u8::MAX; 9];
         let mut next = 0;
-        for cell in 0..CELLS {
-            let old = usize::from(id[cell]);
+        for cell_id in id.iter_mut() {
+            let old = usize::from(*cell_id);
             if map[old] == u8::MAX {
                 map[old] = next;
                 next += 1;
             }
-            id[cell] = map[old];
+            *cell_id = map[old];
         }
         Regions {
             id,

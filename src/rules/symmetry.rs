@@ -54,6 +54,9 @@ pub struct Symmetries {
     relabel: Relabel,
 }
 
+/// A map of (row, column) to (row, column).
+type CellMap = fn(usize, usize) -> (usize, usize);
+
 /// The 96 candidate maps (see the module docs), identity first.
 fn candidates() -> Vec<[u8; CELLS]> {
     let mut perms: Vec<[usize; 9]> = Vec::new();
@@ -82,7 +85,7 @@ fn candidates() -> Vec<[u8; CELLS]> {
         }
     }
     // The square's eight symmetries as (row, col) -> (row, col).
-    let square: [fn(usize, usize) -> (usize, usize); 8] = [
+    let square: [CellMap; 8] = [
         |r, c| (r, c),
         |r, c| (c, 8 - r),
         |r, c| (8 - r, 8 - c),

@@ -286,7 +286,7 @@ impl State {
         loop {
             // Two copies of the slot loop: the light one does not keep `units`.
             if self.heavy {
-                self.settle_all::<true>()?;
+                self.settle_all_heavy()?;
             } else {
                 self.settle_all::<false>()?;
             }
@@ -340,6 +340,14 @@ impl State {
         self.units[digit] = (self.units[digit] & !((0x1FF << shift) | (0x1FF << (32 + shift))))
             | u64::from(segments) << shift
             | u64::from(cols) << (32 + shift);
+    }
+
+    /// [`State::settle_all`] keeping `units` up, out of line: the heavy mode's code
+    /// stays out of the light search loop, which is faster when it fits the
+    /// instruction cache.
+    #[inline(never)]
+    fn settle_all_heavy(&mut self) -> Result<(), Dead> {
+        self.settle_all::<true>()
     }
 
     /// Examine every changed slot until none changes.

@@ -510,6 +510,7 @@ impl State {
         let other_rows = |x: u64| {
             ((x & (R1 | R2)) >> 3) | ((x & R0) << 6) | ((x & R2) >> 6) | ((x & (R0 | R1)) << 3)
         };
+        // Debug builds check that settling kept `units` in step with the candidates.
         #[cfg(debug_assertions)]
         {
             let mut copy = *self;

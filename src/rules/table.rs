@@ -334,21 +334,28 @@ impl Variant {
 
     /// The first pair of filled cells that break a rule, or `Ok`.
     ///
-    /// Rules are checked in a fixed order: rows, columns and boxes (or regions), then
-    /// diagonals, windows, anti-knight, anti-king and non-consecutive; within a rule, the
-    /// pair whose later cell comes first (row-major) is reported. Without jigsaw the
-    /// classic houses are checked by [`Grid::check_givens`], so the classic wording
-    /// and choice of pair are unchanged.
+    /// Rules are checked in a fixed order: the rules added to the classic ones first
+    /// (diagonals, windows, anti-knight, anti-king, non-consecutive, jigsaw regions),
+    /// then rows, columns and boxes; within a rule, the pair whose later cell comes
+    /// first (row-major) is reported. Two givens that break an added rule often break
+    /// a classic one too (a knight's move apart in one box); the message names the
+    /// rule the puzzle is about. Without jigsaw the classic houses are checked by
+    /// [`Grid::check_givens`], so the classic wording and choice of pair are unchanged.
     pub fn check_givens(&self, grid: &Grid) -> Result<(), RuleConflict> {
+        self.check_added(grid)?;
         if self.regions.is_none() {
             grid.check_givens().map_err(RuleConflict::Classic)?;
         } else {
-            // Rows and columns first, then regions, each in cell order.
             self.check_houses(grid, |k| {
                 matches!(k, HouseKind::Row(_) | HouseKind::Column(_))
             })?;
-            self.check_houses(grid, |k| matches!(k, HouseKind::Region(_)))?;
         }
+        Ok(())
+    }
+
+    /// The rules added to the classic ones, in the order [`Variant::check_givens`]
+    /// gives.
+    fn check_added(&self, grid: &Grid) -> Result<(), RuleConflict> {
         self.check_houses(grid, |k| {
             matches!(k, HouseKind::MainDiagonal | HouseKind::AntiDiagonal)
         })?;
@@ -392,7 +399,7 @@ impl Variant {
                 }
             }
         }
-        Ok(())
+        self.check_houses(grid, |k| matches!(k, HouseKind::Region(_)))
     }
 
     /// The houses of the kinds `pick` selects, scanned in cell order.
@@ -585,6 +592,41 @@ mod tests {
             g.set((r - 1) * 9 + c - 1, d);
         }
         g
+    }
+
+    #[test]
+    fn a_conflict_is_named_by_the_added_rule_it_breaks() {
+        for (rules, givens, message) in [
+            (
+                "anti-knight",
+                &[(1, 1, 4), (2, 3, 4)][..],
+                "anti-knight: r1c1 and r2c3 are both 4",
+            ),
+            (
+                "x",
+                &[(1, 1, 7), (5, 5, 7)][..],
+                "givens conflict on the main diagonal: r1c1 and r5c5 are both 7",
+            ),
+            (
+                "non-consecutive",
+                &[(4, 4, 5), (4, 5, 6)][..],
+                "non-consecutive: r4c4 is 5 and r4c5 is 6",
+            ),
+            (
+                "anti-king",
+                &[(1, 1, 2), (1, 2, 2)][..],
+                "anti-king: r1c1 and r1c2 are both 2",
+            ),
+            // Only a classic house: the classic wording.
+            (
+                "anti-knight",
+                &[(1, 1, 4), (1, 9, 4)][..],
+                "givens conflict: r1c1 and r1c9 are both 4",
+            ),
+        ] {
+            let err = variant(rules).check_givens(&grid_with(givens)).unwrap_err();
+            assert_eq!(err.to_string(), message, "{rules}");
+        }
     }
 
     #[test]

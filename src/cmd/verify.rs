@@ -20,10 +20,11 @@ use bulkdoku::input::InputOptions;
 use bulkdoku::output;
 use bulkdoku::output::file::{check_target, Output};
 use bulkdoku::resume::{Checkpoint, RunRecord};
+use bulkdoku::rules::Rule;
 use bulkdoku::units::{human_rate, rate};
 use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, Scratch};
 
-use crate::cli::{InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
+use crate::cli::{InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs};
 use crate::cmd::{open_output, Opened};
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -54,7 +55,11 @@ pub struct Args {
     #[command(flatten)]
     pub progress: ProgressArgs,
 
-    /// Report puzzles equivalent to an earlier one under the Sudoku symmetries.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+
+    /// Report puzzles equivalent to an earlier one under the Sudoku symmetries (under
+    /// variant rules: the symmetries that keep the rules).
     #[arg(long)]
     pub isomorphs: bool,
 
@@ -210,12 +215,19 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 /// Run `bulkdoku verify`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let checks = Checks::new(args.isomorphs, args.minimal);
+    let rules = args.rules.rules;
+    if args.isomorphs && rules.contains(Rule::Jigsaw) {
+        bail!(
+            "--isomorphs does not apply to jigsaw puzzles: no symmetry of the grid keeps \
+             every region layout, and classic symmetries would be wrong"
+        );
+    }
+    let checks = Checks::new(args.isomorphs, args.minimal).rules(rules);
     let with_file = args.input.files.len() > 1;
 
     // Everything is checked before any output is touched.
     let inputs = args.input.inputs();
-    let input_options = args.input.options();
+    let input_options = args.input.options(rules);
     let sources = check_inputs(&inputs, &input_options)?;
     for source in sources.iter().flatten() {
         Columns::find(
@@ -437,6 +449,11 @@ fn run_options(args: &Args) -> BTreeMap<String, String> {
         ("--column", input.column.clone().unwrap_or_default()),
         ("--line-offset", input.line_offset.to_string()),
         ("--no-header", args.no_header.to_string()),
+        ("--rules", args.rules.rules.to_string()),
+        (
+            "--regions-column",
+            input.regions_column.clone().unwrap_or_default(),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

@@ -60,6 +60,8 @@ impl RecordReader for GridReader {
         record.cells.clear();
         record.fields.clear();
         record.error = None;
+        record.rules.clear();
+        record.regions.clear();
         if let Some(line) = self.pending.take() {
             not_a_row(record, line, self.buf.trim_ascii());
             return Ok(true);

@@ -77,6 +77,8 @@ impl BoardReader {
 impl RecordReader for BoardReader {
     fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
         record.fields.clear();
+        record.rules.clear();
+        record.regions.clear();
         while self.parser.ready.is_empty() && !self.eof {
             self.scan()?;
         }

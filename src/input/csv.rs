@@ -22,13 +22,18 @@ pub(crate) struct CsvReader {
     bytes: ByteCount,
     headers: Vec<String>,
     column: usize,
+    /// The `rules` column and the regions column, when the header has them.
+    rules: Option<usize>,
+    regions: Option<usize>,
     row: ::csv::ByteRecord,
 }
 
 impl CsvReader {
-    /// Read the header and find the puzzle column: `column` if given (exact name, else
-    /// ignoring case), else the first of [`PUZZLE_COLUMNS`].
-    pub(crate) fn new(stream: Stream, column: Option<&str>) -> anyhow::Result<Self> {
+    /// Read the header and find the puzzle column: `options.column` if given (exact
+    /// name, else ignoring case), else the first of [`PUZZLE_COLUMNS`]; and the
+    /// variant columns, `rules` and `regions` (or `options.regions_column`).
+    pub(crate) fn new(stream: Stream, options: &super::InputOptions) -> anyhow::Result<Self> {
+        let column = options.column.as_deref();
         let Stream {
             name,
             reader,
@@ -78,12 +83,24 @@ impl CsvReader {
                     )
                 })?,
         };
+        let regions = match &options.regions_column {
+            Some(wanted) => Some(find(wanted).with_context(|| {
+                format!(
+                    "{name}:{line}: --regions-column: no column named {wanted:?} (columns: {})",
+                    headers.join(", ")
+                )
+            })?),
+            None => find("regions"),
+        };
+        let rules = find("rules");
         Ok(CsvReader {
             reader,
             name,
             bytes,
             headers,
             column: found,
+            rules,
+            regions,
             row: ::csv::ByteRecord::new(),
         })
     }
@@ -151,6 +168,15 @@ impl RecordReader for CsvReader {
             }
         }
         record.cells.extend_from_slice(&self.row[self.column]);
+        for (column, into) in [
+            (self.rules, &mut record.rules),
+            (self.regions, &mut record.regions),
+        ] {
+            into.clear();
+            if let Some(i) = column {
+                into.extend_from_slice(&self.row[i]);
+            }
+        }
         // Reuse the field strings' allocations from the previous row.
         record.fields.truncate(self.row.len());
         for (i, field) in self.row.iter().enumerate() {

@@ -229,6 +229,8 @@ fn lines_reader_reuses_the_record_and_clears_stale_state() {
         cells: b"junk".to_vec(),
         fields: vec!["stale".into()],
         error: Some("stale".into()),
+        rules: b"x".to_vec(),
+        regions: b"stale".to_vec(),
     };
     assert!(reader.read_record(&mut record).unwrap());
     assert_eq!(
@@ -236,8 +238,7 @@ fn lines_reader_reuses_the_record_and_clears_stale_state() {
         Record {
             line: 1,
             cells: POJ.as_bytes().to_vec(),
-            fields: vec![],
-            error: None
+            ..Record::default()
         }
     );
 }

@@ -14,6 +14,8 @@
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.
 //! - [`canonical`] (`symmetry.rs`): canonical forms under the symmetries that preserve
 //!   a rule set.
+//! - [`record_rules`] (`record.rs`): the rules of one record of a dataset (its own rules
+//!   column or the run's default, and its regions), and [`Variants`], their tables.
 //!
 //! ```
 //! use bulkdoku::rules::{RuleSet, Variant, VariantSolver};
@@ -33,6 +35,7 @@
 
 mod engine;
 mod generate;
+mod record;
 mod regions;
 mod symmetry;
 mod table;
@@ -45,6 +48,7 @@ pub use generate::{
     generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS,
     JIGSAW_SEARCH_CAP, NO_GRID,
 };
+pub use record::{record_rules, RecordRules, Variants};
 pub use regions::{RegionError, Regions};
 pub use symmetry::{canonical, Symmetries};
 pub use table::{HouseKind, RuleConflict, Variant, VariantError};

@@ -178,10 +178,17 @@ fn board_lines(sample: &[&[u8]], whole: bool) -> usize {
     }
 }
 
-/// The comma-separated fields of a line, trimmed and unquoted (detection only: quotes
-/// are not parsed).
+/// The fields of a CSV line, trimmed and unquoted. A comma inside a quoted field
+/// (`"x,anti-knight"`) is part of the field, as for the CSV reader.
 fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|&b| b == b',').map(|f| {
+    let mut quoted = false;
+    line.split(move |&b| {
+        if b == b'"' {
+            quoted = !quoted;
+        }
+        b == b',' && !quoted
+    })
+    .map(|f| {
         let f = f.trim_ascii();
         f.strip_prefix(b"\"")
             .and_then(|f| f.strip_suffix(b"\""))
@@ -296,6 +303,21 @@ mod tests {
         );
         // A one-column CSV of bare puzzles reads the same either way; CSV it is.
         assert_eq!(format_of(&format!("puzzle\n{P}\n")), InputFormat::Csv);
+    }
+
+    #[test]
+    fn commas_inside_quoted_fields_do_not_make_rows_look_ragged() {
+        let mut text = String::from("puzzle,rules,regions\n");
+        for i in 0..6 {
+            match i % 3 {
+                0 => text.push_str(&format!("{P},\"x,anti-knight\",\n")),
+                1 => text.push_str(&format!("{P},x,\n")),
+                _ => text.push_str(&format!("{P},,\n")),
+            }
+        }
+        assert_eq!(format_of(&text), InputFormat::Csv);
+        let fields: Vec<&[u8]> = fields(br#"a,"b,c" , d"#).collect();
+        assert_eq!(fields, [&b"a"[..], b"b,c", b"d"]);
     }
 
     #[test]

@@ -29,7 +29,8 @@ def solve(
     *,
     limit: SupportsIndex = 2,
     first: bool = False,
-    rules: Literal["classic"] | None = None,
+    rules: str | _Puzzles | None = None,
+    regions: _Puzzles | None = None,
     threads: SupportsIndex | None = None,
 ) -> pyarrow.Table:
     """Solve every puzzle; one row per input, in input order.
@@ -40,9 +41,12 @@ def solve(
     none) and ``error`` (the CLI's text; null when valid).
 
     ``limit``: solutions to count at most (>= 1; 2 decides uniqueness). ``first``:
-    stop at the first solution (status ``solved``). ``rules``: only ``None`` or
-    ``"classic"`` for now. ``threads``: 1 to 1024, None for one per core; use 1
-    inside Spark, Dask or Ray tasks.
+    stop at the first solution (status ``solved``). ``rules``: as the CLI's
+    ``--rules`` (``"x"``, ``"x,anti-knight"``, ``"jigsaw"``, ...; None is classic), or
+    one such text per puzzle. ``regions``: one 81-character region string per puzzle,
+    for jigsaw. With either, two more columns: ``rules`` and ``regions``.
+    ``threads``: 1 to 1024, None for one per core; use 1 inside Spark, Dask or Ray
+    tasks.
 
     Bad puzzles never raise (``invalid`` rows); wrong argument types raise
     ``TypeError``, out-of-range values ``ValueError``.
@@ -54,6 +58,8 @@ def verify(
     solutions: _Puzzles | None = None,
     isomorphs: bool = False,
     minimal: bool = False,
+    rules: str | _Puzzles | None = None,
+    regions: _Puzzles | None = None,
     threads: SupportsIndex | None = None,
 ) -> pyarrow.Table:
     """Check every puzzle as ``bulkdoku verify`` does; one row per finding.
@@ -61,7 +67,8 @@ def verify(
     Columns: ``index`` (0-based position in the input), ``puzzle``, ``kind``
     (``malformed``, ``conflict``, ``unsolvable``, ``multiple``, ``wrong_solution``,
     ``duplicate``, ``isomorph``, ``not_minimal``) and ``detail``. ``solutions``: the
-    claimed solution of each puzzle (as many as puzzles).
+    claimed solution of each puzzle (as many as puzzles). ``rules``, ``regions``: as
+    for :func:`solve`; ``isomorphs`` with jigsaw rules raises ``ValueError``.
     """
 
 def generate(n: SupportsIndex, *, seed: SupportsIndex, threads: SupportsIndex | None = None) -> list[str]:

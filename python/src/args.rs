@@ -8,6 +8,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
+use bulkdoku::rules::RuleSet;
+
+use crate::texts::Texts;
+
 /// The name of an argument, for the messages of its type errors (pyo3 only adds it
 /// as a note to the exception, which `str(error)` does not show).
 pub trait Named {
@@ -131,22 +135,45 @@ pub fn threads(threads: Option<Int<Threads>>) -> PyResult<Option<usize>> {
     Ok(Some(n as usize))
 }
 
-/// The `rules` argument: only the classic rules exist in this version.
-pub fn rules(rules: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+/// The `rules` argument: `None` (classic), one rule list for every puzzle (`"x"`,
+/// `"x,anti-knight"`), or one per puzzle (any sequence `puzzles` may be, a missing value
+/// meaning classic), as the CLI's `--rules` and a CSV `rules` column.
+pub fn rules(
+    rules: Option<&Bound<'_, PyAny>>,
+    puzzles: usize,
+) -> PyResult<(RuleSet, Option<Texts>)> {
     let Some(rules) = rules.filter(|r| !r.is_none()) else {
-        return Ok(());
+        return Ok((RuleSet::CLASSIC, None));
     };
-    let Ok(name) = rules.cast::<PyString>() else {
-        return Err(PyTypeError::new_err(format!(
-            "rules must be None or a str, got {}",
-            rules.get_type().name()?
-        )));
+    if let Ok(list) = rules.cast::<PyString>() {
+        let list = list.to_string_lossy();
+        return match list.parse::<RuleSet>() {
+            Ok(set) => Ok((set, None)),
+            Err(e) => Err(PyValueError::new_err(format!("rules={list:?}: {e}"))),
+        };
+    }
+    let texts = Texts::from_py(rules, "rules")?;
+    beside(&texts, "rules", puzzles)?;
+    Ok((RuleSet::CLASSIC, Some(texts)))
+}
+
+/// The `regions` argument: `None`, or one 81-character region string per puzzle.
+pub fn regions(regions: Option<&Bound<'_, PyAny>>, puzzles: usize) -> PyResult<Option<Texts>> {
+    let Some(regions) = regions.filter(|r| !r.is_none()) else {
+        return Ok(None);
     };
-    let name = name.to_string_lossy();
-    if name == "classic" {
+    let texts = Texts::from_py(regions, "regions")?;
+    beside(&texts, "regions", puzzles)?;
+    Ok(Some(texts))
+}
+
+/// Refuse per-puzzle values that are not one per puzzle.
+pub fn beside(texts: &Texts, name: &str, puzzles: usize) -> PyResult<()> {
+    if texts.len() == puzzles {
         return Ok(());
     }
     Err(PyValueError::new_err(format!(
-        "rules={name:?}: variant rules are not supported yet; use None or \"classic\""
+        "{name} has {} values for {puzzles} puzzles; give one per puzzle (None for none)",
+        texts.len()
     )))
 }

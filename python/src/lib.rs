@@ -6,6 +6,7 @@
 //! own ordered pipeline, so that the rows are the CLI's rows and follow the library as
 //! it grows. What is here is the Python side: arguments, Arrow in and out, the GIL.
 
+use bulkdoku::rules::Rule;
 use bulkdoku::solving::SolveOptions;
 use bulkdoku::verify::Checks;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -21,6 +22,7 @@ mod texts;
 mod verify;
 
 use args::{Count, First, Flag, Int, Isomorphs, Limit, Minimal, Seed, Threads};
+use run::Beside;
 use texts::Texts;
 
 /// Solve every puzzle; one row per input, in input order.
@@ -36,7 +38,15 @@ use texts::Texts;
 ///         default, decides uniqueness.
 ///     first: stop at the first solution (``limit=1``): fastest; the status is then
 ///         ``solved``, since uniqueness is not checked.
-///     rules: ``None`` or ``"classic"``; variant rules are not supported yet.
+///     rules: the rules, as the CLI's ``--rules``: ``None`` or ``"classic"``, or a
+///         comma-separated list of ``x``, ``windoku``, ``anti-knight``,
+///         ``anti-king``, ``non-consecutive`` and ``jigsaw`` (e.g.
+///         ``"x,anti-knight"``) for every puzzle; or one such text per puzzle (same
+///         types as ``puzzles``, a missing value meaning classic), as a CSV ``rules``
+///         column gives them. An unknown rule name raises ``ValueError``.
+///     regions: for jigsaw puzzles, one 81-character region string per puzzle (same
+///         types as ``puzzles``): each cell's region as a digit 1-9 or a letter A-I,
+///         each symbol 9 times. A bad region string makes an ``invalid`` row.
 ///     threads: worker threads, 1 to 1024, or ``None`` for one per core. Use
 ///         ``threads=1`` inside Spark, Dask or Ray tasks, where each task already has
 ///         a core.
@@ -49,15 +59,18 @@ use texts::Texts;
 ///     ``unsolvable`` or ``invalid``), ``solutions`` (found, capped at ``limit``),
 ///     ``clues``, ``guesses`` (branch decisions of the search), ``time_ns`` (search
 ///     time), ``solution`` (81 digits, null when there is none) and ``error`` (why
-///     the puzzle is invalid, in the CLI's words; null otherwise).
+///     the puzzle is invalid, in the CLI's words; null otherwise). With ``rules``
+///     other than ``None``/``"classic"`` or with ``regions``, two more columns, as the
+///     CLI's: ``rules`` (the rules each puzzle was solved under) and ``regions``
+///     (null where none was given).
 ///
 /// A bad puzzle never raises: it is an ``invalid`` row. Arguments of the wrong type
 /// raise ``TypeError``, values out of range ``ValueError``. The GIL is released while
 /// solving.
 #[pyfunction(name = "solve")]
 #[pyo3(
-    signature = (puzzles, *, limit = Int::new(2), first = Flag::new(false), rules = None, threads = None),
-    text_signature = "(puzzles, *, limit=2, first=False, rules=None, threads=None)"
+    signature = (puzzles, *, limit = Int::new(2), first = Flag::new(false), rules = None, regions = None, threads = None),
+    text_signature = "(puzzles, *, limit=2, first=False, rules=None, regions=None, threads=None)"
 )]
 fn py_solve<'py>(
     py: Python<'py>,
@@ -65,9 +78,9 @@ fn py_solve<'py>(
     limit: Int<Limit>,
     first: Flag<First>,
     rules: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
     threads: Option<Int<Threads>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    args::rules(rules)?;
     let limit = limit.within(1, i64::MAX as i128, "at least 1")? as u64;
     let first = first.0;
     if first && limit > 2 {
@@ -77,11 +90,20 @@ fn py_solve<'py>(
     }
     let threads = args::threads(threads)?;
     let texts = Texts::from_py(puzzles, "puzzles")?;
-    let options = SolveOptions::default().limit(if first { 1 } else { limit });
+    let (rule_set, per_puzzle) = args::rules(rules, texts.len())?;
+    let regions = args::regions(regions, texts.len())?;
+    let beside = Beside {
+        rules: per_puzzle.as_ref(),
+        regions: regions.as_ref(),
+    };
+    let variant = !rule_set.is_classic() || per_puzzle.is_some() || regions.is_some();
+    let options = SolveOptions::default()
+        .limit(if first { 1 } else { limit })
+        .rules(rule_set);
     let batches = py
-        .detach(|| solve::solve(&texts, options, threads))
+        .detach(|| solve::solve(&texts, beside, options, variant, threads))
         .map_err(PyRuntimeError::new_err)?;
-    arrow::to_pyarrow_table(py, solve::schema(), batches)
+    arrow::to_pyarrow_table(py, solve::schema(variant), batches)
 }
 
 /// Check every puzzle as ``bulkdoku verify`` does; one row per finding.
@@ -95,6 +117,9 @@ fn py_solve<'py>(
 ///         symmetries (``isomorph``).
 ///     minimal: also report puzzles with a given that can be removed keeping a
 ///         unique solution (``not_minimal``).
+///     rules, regions: as for :func:`solve`; every check is made under each puzzle's
+///         rules. ``isomorphs`` then uses only the symmetries that keep the rules, and
+///         is refused (``ValueError``) with ``rules="jigsaw"``.
 ///     threads: as for :func:`solve`.
 ///
 /// Returns:
@@ -107,19 +132,35 @@ fn py_solve<'py>(
 ///     puzzle is clean.
 #[pyfunction(name = "verify")]
 #[pyo3(
-    signature = (puzzles, *, solutions = None, isomorphs = Flag::new(false), minimal = Flag::new(false), threads = None),
-    text_signature = "(puzzles, *, solutions=None, isomorphs=False, minimal=False, threads=None)"
+    signature = (puzzles, *, solutions = None, isomorphs = Flag::new(false), minimal = Flag::new(false), rules = None, regions = None, threads = None),
+    text_signature = "(puzzles, *, solutions=None, isomorphs=False, minimal=False, rules=None, regions=None, threads=None)"
 )]
+// The arguments are the Python function's keywords, one for one.
+#[allow(clippy::too_many_arguments)]
 fn py_verify<'py>(
     py: Python<'py>,
     puzzles: &Bound<'py, PyAny>,
     solutions: Option<&Bound<'py, PyAny>>,
     isomorphs: Flag<Isomorphs>,
     minimal: Flag<Minimal>,
+    rules: Option<&Bound<'py, PyAny>>,
+    regions: Option<&Bound<'py, PyAny>>,
     threads: Option<Int<Threads>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = args::threads(threads)?;
     let texts = Texts::from_py(puzzles, "puzzles")?;
+    let (rule_set, per_puzzle) = args::rules(rules, texts.len())?;
+    if isomorphs.0 && rule_set.contains(Rule::Jigsaw) {
+        return Err(PyValueError::new_err(
+            "isomorphs=True does not apply to jigsaw puzzles: no symmetry of the grid keeps \
+             every region layout, and classic symmetries would be wrong",
+        ));
+    }
+    let regions = args::regions(regions, texts.len())?;
+    let beside = Beside {
+        rules: per_puzzle.as_ref(),
+        regions: regions.as_ref(),
+    };
     let claimed = match solutions.filter(|s| !s.is_none()) {
         Some(s) => Some(Texts::from_py(s, "solutions")?),
         None => None,
@@ -133,9 +174,9 @@ fn py_verify<'py>(
             )));
         }
     }
-    let checks = Checks::new(isomorphs.0, minimal.0);
+    let checks = Checks::new(isomorphs.0, minimal.0).rules(rule_set);
     let batches = py
-        .detach(|| verify::verify(&texts, claimed.as_ref(), checks, threads))
+        .detach(|| verify::verify(&texts, beside, claimed.as_ref(), checks, threads))
         .map_err(PyRuntimeError::new_err)?;
     arrow::to_pyarrow_table(py, verify::schema(), batches)
 }

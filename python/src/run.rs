@@ -21,6 +21,16 @@ pub struct Slot {
     pub missing: bool,
 }
 
+/// Per-puzzle texts beside the puzzles: each record's own rules (as a CSV `rules`
+/// column gives them) and jigsaw regions, as long as the puzzles when given.
+#[derive(Clone, Copy, Default)]
+pub struct Beside<'a> {
+    /// Each puzzle's rules, e.g. `x,anti-knight`; a missing value means the default.
+    pub rules: Option<&'a Texts>,
+    /// Each puzzle's 81-character region string.
+    pub regions: Option<&'a Texts>,
+}
+
 /// Map `work` over `texts` on a new pool of `threads` workers (one per core when
 /// `None`), each worker with a state from `init`, and hand each batch of slots with
 /// its results to `drain` in input order.
@@ -30,6 +40,7 @@ pub struct Slot {
 /// survive the fork. Starting a few threads costs tens of microseconds.
 pub fn in_order<O, S, E>(
     texts: &Texts,
+    beside: Beside<'_>,
     threads: Option<usize>,
     init: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, &Slot) -> O + Sync + Send,
@@ -42,6 +53,14 @@ where
 {
     let pool = thread_pool(threads).map_err(|e| e.to_string())?;
     let mut values = texts.iter();
+    let mut rules = beside.rules.map(|t| t.iter());
+    let mut regions = beside.regions.map(|t| t.iter());
+    let copy = |to: &mut Vec<u8>, value: Option<Option<&str>>| {
+        to.clear();
+        if let Some(Some(text)) = value {
+            to.extend_from_slice(text.trim_ascii().as_bytes());
+        }
+    };
     let fill = |batch: &mut Vec<Slot>| -> Result<(), E> {
         // The batch's slots (and their buffers) are reused from batch to batch.
         let mut n = 0;
@@ -58,6 +77,14 @@ where
                     .cells
                     .extend_from_slice(text.trim_ascii().as_bytes());
             }
+            copy(
+                &mut slot.record.rules,
+                rules.as_mut().map(|r| r.next().flatten()),
+            );
+            copy(
+                &mut slot.record.regions,
+                regions.as_mut().map(|r| r.next().flatten()),
+            );
             n += 1;
         }
         batch.truncate(n);

@@ -9,18 +9,18 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use bulkdoku::clock::{Clock, TickRate};
 use bulkdoku::grid::{Grid, CELLS};
 use bulkdoku::row::Status;
-use bulkdoku::solving::{solve_record, SolveOptions, Solved};
-use bulkdoku::Solver;
+use bulkdoku::solving::{SolveOptions, Solved, Worker};
 
-use crate::run::{in_order, Slot};
+use crate::run::{in_order, Beside, Slot};
 use crate::texts::Texts;
 
 /// The columns of `solve`'s table: the CLI's `solve` columns without `file` and
-/// `line` (a row's place is its position: one row per input, in input order).
-pub fn schema() -> SchemaRef {
+/// `line` (a row's place is its position: one row per input, in input order), with the
+/// CLI's `rules` and `regions` columns after them when `variant`.
+pub fn schema(variant: bool) -> SchemaRef {
     let text = |name, nullable| Field::new(name, DataType::Utf8, nullable);
     let count = |name| Field::new(name, DataType::Int64, false);
-    Arc::new(Schema::new(vec![
+    let mut fields = vec![
         // Null only where the input was missing.
         text("puzzle", true),
         text("status", false),
@@ -31,29 +31,40 @@ pub fn schema() -> SchemaRef {
         // Null where the CLI writes an empty field: no solution, no error.
         text("solution", true),
         text("error", true),
-    ]))
+    ];
+    if variant {
+        // Every row's rules; its regions, null where it gives none.
+        fields.extend([text("rules", false), text("regions", true)]);
+    }
+    Arc::new(Schema::new(fields))
 }
 
-/// Solve every text of `texts` with `options` on `threads` workers (one per core when
-/// `None`), into record batches of [`schema`], rows in input order.
+/// Solve every text of `texts` (under its rules and regions `beside` it, else
+/// `options.rules`) with `options` on `threads` workers (one per core when `None`),
+/// into record batches of [`schema`], rows in input order; with the variant columns
+/// when `variant`.
 pub fn solve(
     texts: &Texts,
+    beside: Beside<'_>,
     options: SolveOptions,
+    variant: bool,
     threads: Option<usize>,
 ) -> Result<Vec<RecordBatch>, String> {
     let clock = *process_clock();
     let first_only = options.first_only();
-    let mut columns = Columns::new(texts.len().min(BATCH_ROWS));
+    let mut columns = Columns::new(texts.len().min(BATCH_ROWS), variant);
+    let default_rules = options.rules.to_string();
     let mut batches = Vec::new();
     in_order(
         texts,
+        beside,
         threads,
-        Solver::new,
-        |solver, slot| solve_record(solver, &slot.record, &options, &clock),
+        Worker::new,
+        |worker, slot| worker.solve(&slot.record, &options, &clock),
         |slots: &[Slot], results: &[Solved]| {
             let rate = clock.rate();
             for (slot, solved) in slots.iter().zip(results) {
-                columns.push(slot, solved, first_only, rate);
+                columns.push(slot, solved, first_only, rate, &default_rules);
                 if columns.full() {
                     batches.push(columns.finish()?);
                 }
@@ -96,11 +107,13 @@ struct Columns {
     time_ns: Vec<i64>,
     solution: StringBuilder,
     error: StringBuilder,
+    /// The variant columns, when the table has them.
+    variant: Option<(StringBuilder, StringBuilder)>,
     rows: usize,
 }
 
 impl Columns {
-    fn new(rows: usize) -> Columns {
+    fn new(rows: usize, variant: bool) -> Columns {
         Columns {
             puzzle: StringBuilder::with_capacity(rows, rows * CELLS),
             status: StringBuilder::with_capacity(rows, rows * 6),
@@ -110,13 +123,34 @@ impl Columns {
             time_ns: Vec::with_capacity(rows),
             solution: StringBuilder::with_capacity(rows, rows * CELLS),
             error: StringBuilder::new(),
+            variant: variant.then(|| (StringBuilder::new(), StringBuilder::new())),
             rows: 0,
         }
     }
 
     /// Add the row of one record, as the CLI writes it (`write_solved`): an invalid
-    /// record keeps its text as found and zero counts.
-    fn push(&mut self, slot: &Slot, solved: &Solved, first_only: bool, rate: TickRate) {
+    /// record keeps its text as found and zero counts. A row's rules are those it was
+    /// solved under; for an invalid record, its own as given, else `default_rules`.
+    fn push(
+        &mut self,
+        slot: &Slot,
+        solved: &Solved,
+        first_only: bool,
+        rate: TickRate,
+        default_rules: &str,
+    ) {
+        if let Some((rules, regions)) = &mut self.variant {
+            let record = &slot.record;
+            match solved {
+                Solved::Valid { rules: set, .. } => rules.append_value(set.to_string()),
+                Solved::Invalid(_) if record.rules.is_empty() => rules.append_value(default_rules),
+                Solved::Invalid(_) => rules.append_value(String::from_utf8_lossy(&record.rules)),
+            }
+            match record.regions.is_empty() {
+                true => regions.append_null(),
+                false => regions.append_value(String::from_utf8_lossy(&record.regions)),
+            }
+        }
         match solved {
             Solved::Invalid(reason) => {
                 if slot.missing {
@@ -171,7 +205,7 @@ impl Columns {
     /// The rows so far as a record batch; the builders start again, empty.
     fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
         let ints = |v: &mut Vec<i64>| -> ArrayRef { Arc::new(Int64Array::from(std::mem::take(v))) };
-        let columns: Vec<ArrayRef> = vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.puzzle.finish()),
             Arc::new(self.status.finish()),
             ints(&mut self.solutions),
@@ -181,8 +215,12 @@ impl Columns {
             Arc::new(self.solution.finish()),
             Arc::new(self.error.finish()),
         ];
+        if let Some((rules, regions)) = &mut self.variant {
+            columns.push(Arc::new(rules.finish()));
+            columns.push(Arc::new(regions.finish()));
+        }
         self.rows = 0;
-        RecordBatch::try_new(schema(), columns)
+        RecordBatch::try_new(schema(self.variant.is_some()), columns)
     }
 }
 

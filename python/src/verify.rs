@@ -10,7 +10,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use bulkdoku::dedup::FirstSeen;
 use bulkdoku::verify::{Checked, Checks, Claims, Finding, Ledger, Scratch};
 
-use crate::run::{in_order, Slot};
+use crate::run::{in_order, Beside, Slot};
 use crate::solve::{grid_text, BATCH_ROWS, BATCH_TEXT_BYTES};
 use crate::texts::Texts;
 
@@ -26,11 +26,13 @@ pub fn schema() -> SchemaRef {
     ]))
 }
 
-/// Verify `texts` (with their claimed `solutions`, as long as `texts`, if given) on
-/// `threads` workers: batches of [`schema`], one row per finding, in input order and by
-/// kind within a puzzle.
+/// Verify `texts` (under the rules and regions `beside` them, else `checks.rules`;
+/// with their claimed `solutions`, as long as `texts`, if given) on `threads` workers:
+/// batches of [`schema`], one row per finding, in input order and by kind within a
+/// puzzle.
 pub fn verify(
     texts: &Texts,
+    beside: Beside<'_>,
     solutions: Option<&Texts>,
     checks: Checks,
     threads: Option<usize>,
@@ -43,6 +45,7 @@ pub fn verify(
     let mut batches = Vec::new();
     in_order(
         texts,
+        beside,
         threads,
         Scratch::default,
         |scratch, slot| checks.check(scratch, &slot.record),

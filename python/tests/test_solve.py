@@ -202,8 +202,10 @@ def test_empty_input_gives_an_empty_table_with_the_columns():
         ([P17], {"threads": 0}, ValueError, "threads must be between 1 and 1024"),
         ([P17], {"threads": 1025}, ValueError, "threads must be between 1 and 1024"),
         ([P17], {"threads": "2"}, TypeError, "threads must be an int"),
-        ([P17], {"rules": "killer"}, ValueError, "variant rules are not supported yet"),
-        ([P17], {"rules": 1}, TypeError, "rules must be None or a str"),
+        ([P17], {"rules": "killer"}, ValueError, "unknown rule"),
+        ([P17], {"rules": 1}, TypeError, "rules must be"),
+        ([P17], {"rules": ["x", "x"]}, ValueError, "rules has 2 values for 1 puzzles"),
+        ([P17], {"regions": ["1" * 81] * 3}, ValueError, "regions has 3 values for 1 puzzles"),
     ],
 )
 def test_bad_arguments_raise_clear_errors(puzzles, kwargs, error, message):

@@ -497,7 +497,7 @@ fn an_absurd_thread_count_is_refused_at_once() {
 /// program that holds a whole huge record, or every solution of a batch, cannot run.
 #[cfg(unix)]
 fn run_within(dir: &Workdir, kib: u64, args: &[&str]) -> std::process::Output {
-    let bin = env!("CARGO_BIN_EXE_bulkdoku");
+    let bin = crate::util::binary();
     let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
     Command::new("sh")
         .arg("-c")

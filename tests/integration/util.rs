@@ -37,7 +37,7 @@ impl Workdir {
 
     /// A `bulkdoku` command running in this directory.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bulkdoku"));
+        let mut cmd = Command::new(binary());
         cmd.args(args).current_dir(self.path());
         cmd
     }
@@ -69,6 +69,15 @@ impl Workdir {
         let out = child.wait_with_output().expect("wait for bulkdoku");
         writer.join().expect("stdin writer");
         out
+    }
+}
+
+/// The binary under test: this build's, or the one `BULKDOKU_TEST_BIN` names, so that
+/// the suite can be run against an older release to show what it catches there.
+pub fn binary() -> PathBuf {
+    match std::env::var_os("BULKDOKU_TEST_BIN") {
+        Some(path) => PathBuf::from(path),
+        None => PathBuf::from(env!("CARGO_BIN_EXE_bulkdoku")),
     }
 }
 

@@ -55,13 +55,14 @@ fn spawn(dir: &Workdir, args: &[&str], stdout_to: Option<&str>) -> Child {
     cmd.spawn().expect("spawn bulkdoku")
 }
 
-/// Wait until the rows a run writes to `path` (into `path.partial` until it ends)
-/// come to `bytes` bytes.
+/// Wait until the rows a run writes to `path` (into `path.partial` until it ends, or
+/// into `path` itself for a writer that has no such file) come to `bytes` bytes.
 fn wait_for_bytes(path: &Path, bytes: u64) {
     let partial = PathBuf::from(format!("{}.partial", path.display()));
     let start = Instant::now();
     loop {
-        let len = std::fs::metadata(&partial).map_or(0, |m| m.len());
+        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        let len = size(&partial).max(size(path));
         if len >= bytes {
             return;
         }

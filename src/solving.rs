@@ -16,7 +16,7 @@ use crate::input::Record;
 use crate::output::{self, Kept, Origin, SolveSink, Written};
 use crate::row::{SolvedRow, Status};
 use crate::rules::{record_rules, RuleSet, VariantSolver, Variants};
-use crate::solver::Solver;
+use crate::solver::{Outcome, Solver};
 use crate::stats::Histogram;
 
 /// How to solve each record.
@@ -97,6 +97,21 @@ pub enum Solved {
     },
     /// Not a puzzle; the reason (e.g. `80 cells, expected 81`).
     Invalid(String),
+}
+
+impl Solved {
+    /// What a search of `puzzle` under `rules` found.
+    fn found(puzzle: Grid, outcome: Outcome, ticks: u64, all: Vec<Grid>, rules: RuleSet) -> Solved {
+        Solved::Valid {
+            puzzle,
+            solutions: outcome.solutions,
+            guesses: outcome.guesses,
+            ticks,
+            first: outcome.first,
+            all,
+            rules,
+        }
+    }
 }
 
 /// How to solve a dataset and write its rows.
@@ -432,15 +447,7 @@ pub fn solve_record(
             return Solved::Invalid(InvalidPuzzle::from(conflict).to_string());
         }
     }
-    Solved::Valid {
-        puzzle,
-        solutions: outcome.solutions,
-        guesses: outcome.guesses,
-        ticks,
-        first: outcome.first,
-        all,
-        rules: RuleSet::CLASSIC,
-    }
+    Solved::found(puzzle, outcome, ticks, all, RuleSet::CLASSIC)
 }
 
 /// A worker's reusable state for solving records under any rules: the classic band
@@ -509,14 +516,6 @@ impl Worker {
                 rules.rules
             ));
         }
-        Solved::Valid {
-            puzzle,
-            solutions: outcome.solutions,
-            guesses: outcome.guesses,
-            ticks,
-            first: outcome.first,
-            all,
-            rules: rules.rules,
-        }
+        Solved::found(puzzle, outcome, ticks, all, rules.rules)
     }
 }

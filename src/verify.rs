@@ -107,6 +107,26 @@ pub struct Checked {
     pub rules: Option<RecordRules>,
 }
 
+impl Checked {
+    /// Count the solutions up to two with `search`, which hands each one found to the
+    /// function it is given: one is the solution, none or two are findings.
+    fn count(&mut self, search: impl FnOnce(&mut dyn FnMut(&Grid))) {
+        let mut found = [Grid::EMPTY; 2];
+        let mut n = 0;
+        search(&mut |g: &Grid| {
+            found[n] = *g;
+            n += 1;
+        });
+        match n {
+            0 => self.findings.push((Kind::Unsolvable, "no solution".into())),
+            1 => self.solution = Some(found[0]),
+            _ => self
+                .findings
+                .push((Kind::Multiple, multiple_detail(&found))),
+        }
+    }
+}
+
 /// Reusable per-worker state of the checks.
 #[derive(Default)]
 pub struct Scratch {
@@ -226,17 +246,9 @@ impl Checks {
             out.findings.push((Kind::Conflict, conflict.to_string()));
             return out;
         }
-        let mut found = [Grid::EMPTY; 2];
-        let mut n = 0;
-        solver.for_each_solution(&grid, 2, |g| {
-            found[n] = *g;
-            n += 1;
+        out.count(|keep| {
+            solver.for_each_solution(&grid, 2, keep);
         });
-        match n {
-            0 => out.findings.push((Kind::Unsolvable, "no solution".into())),
-            1 => out.solution = Some(found[0]),
-            _ => out.findings.push((Kind::Multiple, multiple_detail(&found))),
-        }
         if self.isomorphs {
             out.class = Some(fingerprint(&canon.canonical(&grid)));
         }
@@ -269,17 +281,9 @@ impl Checks {
             out.findings.push((Kind::Conflict, conflict.to_string()));
             return;
         }
-        let mut found = [Grid::EMPTY; 2];
-        let mut n = 0;
-        solver.for_each_solution(variant, &grid, 2, |g| {
-            found[n] = *g;
-            n += 1;
+        out.count(|keep| {
+            solver.for_each_solution(variant, &grid, 2, keep);
         });
-        match n {
-            0 => out.findings.push((Kind::Unsolvable, "no solution".into())),
-            1 => out.solution = Some(found[0]),
-            _ => out.findings.push((Kind::Multiple, multiple_detail(&found))),
-        }
         if self.isomorphs {
             out.class = canonical(variant, &grid).map(|c| keyed(fingerprint(&c), &Some(*rules)));
         }

@@ -178,10 +178,18 @@ fn board_lines(sample: &[&[u8]], whole: bool) -> usize {
     }
 }
 
-/// The comma-separated fields of a line, trimmed and unquoted (detection only: quotes
-/// are not parsed).
+/// The comma-separated fields of a line, trimmed and unquoted (detection only: a comma
+/// inside double quotes does not split, as in `"x,anti-knight"`, but `""` escapes are
+/// left as they are).
 fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|&b| b == b',').map(|f| {
+    let mut quoted = false;
+    line.split(move |&b| {
+        if b == b'"' {
+            quoted = !quoted;
+        }
+        b == b',' && !quoted
+    })
+    .map(|f| {
         let f = f.trim_ascii();
         f.strip_prefix(b"\"")
             .and_then(|f| f.strip_suffix(b"\""))
@@ -319,6 +327,22 @@ mod tests {
         // A lone bracket is no board.
         assert_eq!(format_of("12\u{1b}[2J34\n"), InputFormat::Lines);
         assert_eq!(format_of("[[\"5\",\"3\"]\n"), InputFormat::Lines);
+    }
+
+    #[test]
+    fn a_comma_inside_quotes_does_not_split_a_csv_field() {
+        // A rule list is quoted in a `rules` column; its comma is no field separator,
+        // or rows that start with their puzzle would count as lines and win.
+        let text = format!(
+            "puzzle,solution,rules,regions\n{}",
+            format!("{P},{P},\"x,anti-knight\",\n").repeat(3)
+        );
+        assert_eq!(format_of(&text), InputFormat::Csv);
+        assert_eq!(
+            fields(b"a,\"b,c\",d").collect::<Vec<_>>(),
+            [&b"a"[..], b"b,c", b"d"]
+        );
+        assert_eq!(fields(b"a,\"b\"\"c,d\"").count(), 2);
     }
 
     #[test]

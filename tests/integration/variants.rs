@@ -1548,3 +1548,54 @@ fn bench_solves_under_the_rules_and_skips_what_breaks_them() {
         stderr(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------
+// The shipped variant sets (`data/README.md`).
+
+#[test]
+fn shipped_variant_sets_are_unique_under_their_rules() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let readme = std::fs::read_to_string(format!("{data}/README.md")).unwrap();
+    let wd = Workdir::new();
+    for (file, rules, n) in [
+        ("x_200.txt", "x", 200),
+        ("windoku_200.txt", "windoku", 200),
+        ("anti-knight_200.txt", "anti-knight", 200),
+        ("anti-king_200.txt", "anti-king", 200),
+        ("non-consecutive_100.txt", "non-consecutive", 100),
+        ("jigsaw_200.txt", "jigsaw", 200),
+        ("x_anti-knight_100.txt", "x,anti-knight", 100),
+    ] {
+        let path = format!("{data}/{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        // The `#` line names the command that made the file, as the README gives it.
+        let command = format!("generate -n {n} --seed 1 --rules {rules}");
+        assert!(
+            text.starts_with(&format!("# bulkdoku {command}:")),
+            "{file}"
+        );
+        assert!(
+            readme.contains(&format!("`$B {command} -o data/{file}`")),
+            "{file} in data/README.md"
+        );
+        let out = wd.run(&["verify", "-q", "--rules", rules, "--all", &path]);
+        assert_exit(&out, 0);
+        let found = Table::parse(&stdout(&out));
+        assert_eq!(found.column("kind"), vec!["ok"; n], "{file}");
+    }
+    // The CSV jigsaw set: the same puzzles and regions as the line file, its rules in
+    // a column, its solutions checked.
+    let path = format!("{data}/jigsaw_200.csv");
+    let table = Table::parse(&std::fs::read_to_string(&path).unwrap());
+    let lines = std::fs::read_to_string(format!("{data}/jigsaw_200.txt")).unwrap();
+    let records: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(table.rows.len(), records.len());
+    for (row, line) in table.rows.iter().zip(&records) {
+        assert_eq!(format!("{} {}", row[0], row[3]), *line);
+        assert_eq!(row[2], "jigsaw");
+        assert!(Rules::new("jigsaw", Some(&row[3])).solves(&row[1], &row[0]));
+    }
+    let out = wd.run(&["verify", "-q", "--all", &path]);
+    assert_exit(&out, 0);
+    assert_eq!(Table::parse(&stdout(&out)).column("kind"), vec!["ok"; 200]);
+}

@@ -623,28 +623,28 @@ fn grid_output_draws_the_jigsaw_regions_and_marks_diagonals_and_windows() {
 fn a_csv_rules_column_sets_each_rows_rules_over_the_default() {
     let wd = Workdir::new();
     let [x, windoku, knight, king, noncon, jigsaw, x_knight] = &EXAMPLES;
+    // (id, puzzle, rules cell, regions cell, the status expected under --rules x)
+    let records: [(&str, &str, &str, &str, &str); 12] = [
+        ("x", x.puzzle, "x", "", "unique"),
+        ("windoku", windoku.puzzle, "windoku", "", "unique"),
+        ("knight", knight.puzzle, "anti-knight", "", "unique"),
+        ("king", king.puzzle, "Anti-King", "", "unique"),
+        ("noncon", noncon.puzzle, "non-consecutive", "", "unique"),
+        ("jigsaw", jigsaw.puzzle, "jigsaw", REGIONS, "unique"),
+        ("xk", x_knight.puzzle, "anti-knight, x", "", "unique"),
+        // An empty rules cell takes --rules (x below): the x example is unique there.
+        ("default", x.puzzle, "", "", "unique"),
+        // `classic` overrides --rules x: the x example has several classic solutions.
+        ("classic", x.puzzle, "classic", "", "multiple"),
+        ("unknown", x.puzzle, "x,knight", "", "invalid"),
+        ("nojigsaw", x.puzzle, "x", REGIONS, "invalid"),
+        ("noregions", jigsaw.puzzle, "jigsaw", "", "invalid"),
+    ];
     let mut csv = String::from("id,puzzle,rules,regions\n");
-    let mut expected: Vec<(&str, &str, &str)> = Vec::new(); // (id, rules as written back, status)
-    let mut add =
-        |id: &'static str, puzzle: &str, rules: &str, regions: &str, status: &'static str| {
-            csv.push_str(&format!("{id},{puzzle},\"{rules}\",{regions}\n"));
-            expected.push((id, status, ""));
-        };
-    add("x", x.puzzle, "x", "", "unique");
-    add("windoku", windoku.puzzle, "windoku", "", "unique");
-    add("knight", knight.puzzle, "anti-knight", "", "unique");
-    add("king", king.puzzle, "Anti-King", "", "unique");
-    add("noncon", noncon.puzzle, "non-consecutive", "", "unique");
-    add("jigsaw", jigsaw.puzzle, "jigsaw", REGIONS, "unique");
-    add("xk", x_knight.puzzle, "anti-knight, x", "", "unique");
-    // An empty rules cell takes --rules (x below): the x example is unique there.
-    add("default", x.puzzle, "", "", "unique");
-    // `classic` overrides --rules x: the x example has several classic solutions.
-    add("classic", x.puzzle, "classic", "", "multiple");
-    add("unknown", x.puzzle, "x,knight", "", "invalid");
-    add("nojigsaw", x.puzzle, "x", REGIONS, "invalid");
-    add("noregions", jigsaw.puzzle, "jigsaw", "", "invalid");
-    drop(add);
+    for (id, puzzle, rules, regions, _) in records {
+        csv.push_str(&format!("{id},{puzzle},\"{rules}\",{regions}\n"));
+    }
+    let expected: Vec<(&str, &str)> = records.iter().map(|r| (r.0, r.4)).collect();
     wd.create("mixed.csv", &csv);
     let out = wd.run(&["solve", "-q", "--rules", "x", "--keep", "id", "mixed.csv"]);
     assert_exit(&out, 0);
@@ -1447,10 +1447,7 @@ fn generate_makes_unique_minimal_puzzles_under_each_rule() {
         // Not unique under classic rules (or jigsaw alone for jigsaw): the rule is used.
         if !jigsaw {
             let table = solve(&wd, &text, &[]);
-            assert!(
-                table.column("status").iter().any(|&s| s == "multiple"),
-                "{rules}"
-            );
+            assert!(table.column("status").contains(&"multiple"), "{rules}");
         }
     }
 }
@@ -1538,6 +1535,33 @@ fn bench_solves_under_the_rules_and_skips_what_breaks_them() {
         ),
     );
     assert_eq!(counts(&["j.csv"]), (2, 0));
+    // --regions-column names another column, as for solve and verify.
+    wd.create(
+        "layout.csv",
+        format!("puzzle,layout\n{},{REGIONS}\n", jig.puzzle),
+    );
+    assert_eq!(
+        counts(&[
+            "--rules",
+            "jigsaw",
+            "--regions-column",
+            "layout",
+            "layout.csv"
+        ]),
+        (1, 0)
+    );
+    // Without it, the file has no regions: nothing to time.
+    let out = wd.run(&[
+        "bench",
+        "-q",
+        "--seconds",
+        "0.1",
+        "--rules",
+        "jigsaw",
+        "layout.csv",
+    ]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("no valid puzzle to benchmark (1 invalid records)"));
     // A file with nothing valid under the rules is an error, as under classic rules.
     wd.create("bad.txt", format!("{bad}\n"));
     let out = wd.run(&["bench", "-q", "--seconds", "0.1", "--rules", "x", "bad.txt"]);

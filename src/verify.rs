@@ -315,13 +315,15 @@ fn not_minimal_detail(names: &[String]) -> String {
 
 /// A fingerprint made specific to the rules it was taken under: the same grid under
 /// other rules (or other jigsaw regions) is another puzzle. Classic keys are the
-/// plain fingerprints.
+/// plain fingerprints. A layout is keyed by its region ids (numbered by first
+/// appearance), not by the symbols it was written with: `111...` and `AAA...` are the
+/// same regions, so the same puzzle.
 fn keyed(key: u128, rules: &Option<RecordRules>) -> u128 {
     let Some(rules) = rules else { return key };
     let mut text = rules.rules.to_string();
     if let Some(regions) = &rules.regions {
         text.push(' ');
-        text.push_str(&regions.to_line());
+        text.extend((0..CELLS).map(|c| char::from(b'1' + regions.id(c) as u8)));
     }
     // FNV-1a over the rule text, widened: a different stream of bits for each
     // rule set and layout, mixed into the fingerprint.

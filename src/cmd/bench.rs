@@ -62,6 +62,10 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
 
+    /// The jigsaw regions column of CSV datasets (default: `regions`, when present).
+    #[arg(long, value_name = "NAME")]
+    pub regions_column: Option<String>,
+
     #[command(flatten)]
     pub rules: RulesArgs,
 
@@ -339,6 +343,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .regions_field(args.rules.rules.contains(Rule::Jigsaw));
     if let Some(name) = &args.column {
         options = options.column(name.clone());
+    }
+    if let Some(name) = &args.regions_column {
+        options = options.regions_column(name.clone());
     }
     let budget = Duration::from_secs_f64(args.seconds);
     let total_rows = (args.files.len() * args.limit.len() * thread_counts.len()) as u64;

@@ -9,4 +9,5 @@ mod report;
 mod shards;
 mod solve;
 mod trust;
+mod variants;
 mod verify;

@@ -142,9 +142,9 @@ pub struct SolveReport {
 }
 
 /// Solve every record `driver` reads and write its row(s) to `sink`, in input order
-/// (the `--keep` names must be those the sink was made with). The sink is flushed at
-/// the end, also when an input fails: the rows of the records before the failure are
-/// written, then the error is returned.
+/// (the `--keep` names must be those the sink was made with). The sink is finished
+/// ([`SolveSink::finish`]) at the end, also when an input fails: the rows of the
+/// records before the failure are written, then the error is returned.
 pub fn solve_dataset(
     driver: Driver,
     config: &SolveConfig,
@@ -232,8 +232,9 @@ pub fn solve_dataset(
             Ok(ControlFlow::Continue(()))
         },
     );
-    // Rows written before an input error are kept: flush them, then report it.
-    let flushed = sink.flush();
+    // Rows written before an input error are kept: write them out (with Parquet's
+    // footer), then report it.
+    let flushed = sink.finish();
     let summary = summary?;
     flushed?;
     Ok(SolveReport {

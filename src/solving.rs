@@ -210,14 +210,19 @@ pub fn solve_dataset(
                             time_ns,
                             solution: None,
                         };
+                        let mut rows = 0u64;
                         for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
                             let row = SolvedRow {
                                 solution: Some(&g),
                                 ..base
                             };
                             sink.write_solved(&row, kept)?;
-                            if stopped() {
-                                break;
+                            rows += 1;
+                            if rows < *solutions && stopped() {
+                                // Cut short: no record's rows may follow, so that this
+                                // one is the output's torn tail (which --resume drops),
+                                // not a hole among whole records.
+                                return Ok(ControlFlow::Break(()));
                             }
                         }
                         Written {

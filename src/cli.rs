@@ -202,7 +202,11 @@ pub fn output_format(
     use std::io::IsTerminal;
     let to_stdout = is_stdout(output);
     let format = flag
-        .or_else(|| output.filter(|_| !to_stdout).and_then(OutputFormat::from_path))
+        .or_else(|| {
+            output
+                .filter(|_| !to_stdout)
+                .and_then(OutputFormat::from_path)
+        })
         .unwrap_or_default();
     if format.is_binary() && to_stdout && std::io::stdout().is_terminal() {
         anyhow::bail!(

@@ -413,7 +413,10 @@ mod tests {
         // A whole line that is not a row is not silently dropped.
         let csv = format!("{HEADER}a.txt,1,p,unique,1,20,0,5,s,\n");
         let err = solve_jsonl_rows_done(&mut file_with(&csv), false).unwrap_err();
-        assert!(format!("{err:#}").contains("line 1 is not a row"), "{err:#}");
+        assert!(
+            format!("{err:#}").contains("line 1 is not a row"),
+            "{err:#}"
+        );
     }
 
     #[test]

@@ -160,13 +160,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
-    let mut sink = output::solve_sink_grouped(
-        format,
-        writer,
-        &config.keep,
-        header,
-        args.row_group_rows,
-    )?;
+    let mut sink =
+        output::solve_sink_grouped(format, writer, &config.keep, header, args.row_group_rows)?;
 
     let signals = Signals::install();
     let progress = Bar::new(

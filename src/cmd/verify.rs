@@ -86,6 +86,11 @@ pub struct Args {
     #[arg(long)]
     pub resume: bool,
 
+    /// Rows per Parquet row group (tuning and tests).
+    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub row_group_rows: usize,
+
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -288,7 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         output::buffered(opened.output.writer()?),
         with_file,
         header,
-        output::ROW_GROUP_ROWS,
+        args.row_group_rows,
     )?;
     let mut drain = Drain {
         sink,

@@ -126,8 +126,8 @@ impl<W: Write + Send> Table<W> {
 
     /// Write one batch of `columns` (in schema order).
     fn write(&mut self, columns: Vec<ArrayRef>) -> io::Result<()> {
-        let batch = RecordBatch::try_new(self.schema.clone(), columns)
-            .map_err(|e| io_error(e.into()))?;
+        let batch =
+            RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| io_error(e.into()))?;
         let writer = self
             .writer
             .as_mut()
@@ -215,8 +215,10 @@ impl<W: Write + Send> SolveParquet<W> {
         for (builder, n) in self.counts.iter_mut().zip(counts) {
             builder.append_value(n);
         }
-        self.solution.append_option(solution.filter(|s| !s.is_empty()));
-        self.error.append_option(Some(error).filter(|s| !s.is_empty()));
+        self.solution
+            .append_option(solution.filter(|s| !s.is_empty()));
+        self.error
+            .append_option(Some(error).filter(|s| !s.is_empty()));
         for (builder, value) in self.kept.iter_mut().zip(kept.iter()) {
             builder.append_value(value);
         }
@@ -246,7 +248,11 @@ impl<W: Write + Send> SolveParquet<W> {
         );
         columns.push(Arc::new(self.solution.finish()));
         columns.push(Arc::new(self.error.finish()));
-        columns.extend(self.kept.iter_mut().map(|b| Arc::new(b.finish()) as ArrayRef));
+        columns.extend(
+            self.kept
+                .iter_mut()
+                .map(|b| Arc::new(b.finish()) as ArrayRef),
+        );
         self.table.write(columns)
     }
 }
@@ -303,11 +309,7 @@ pub struct FindingsParquet<W: Write + Send> {
 impl<W: Write + Send> FindingsParquet<W> {
     /// A writer over `out` (with the `file` column when `with_file`), with row groups
     /// of `row_group_rows` rows.
-    pub fn new(
-        out: W,
-        with_file: bool,
-        row_group_rows: usize,
-    ) -> io::Result<FindingsParquet<W>> {
+    pub fn new(out: W, with_file: bool, row_group_rows: usize) -> io::Result<FindingsParquet<W>> {
         let table = Table::new(
             out,
             findings_schema(with_file),

@@ -8,10 +8,10 @@
 //! error is null. Pages are zstd-compressed.
 //!
 //! Rows are gathered into Arrow arrays a batch at a time ([`BATCH_ROWS`]) and handed to
-//! the writer, which encodes them into the row group in progress and writes the row
-//! group out when it holds its rows (see [`crate::output::ROW_GROUP_ROWS`]): memory
-//! holds one batch and one row group, whatever the size of the run. Rows keep the
-//! order they are written in.
+//! the writer, on a thread of its own, which encodes them into the row group in
+//! progress and writes the row group out when it holds its rows (see
+//! [`crate::output::ROW_GROUP_ROWS`]): memory holds a few batches and one row group,
+//! whatever the size of the run. Rows keep the order they are written in.
 //!
 //! The footer, without which no reader opens the file, is written by
 //! [`SolveSink::finish`]: at the end of the run, and also when it stops on an interrupt
@@ -19,7 +19,9 @@
 //! groups. A run killed outright leaves only its `.partial` file, which has no footer.
 
 use std::io::{self, Write};
+use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use arrow_array::builder::{StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
@@ -83,26 +85,37 @@ fn io_error(e: ParquetError) -> io::Error {
     }
 }
 
-/// An Arrow writer of one schema into a Parquet file, fed a batch at a time.
-struct Table<W: Write + Send> {
+/// An Arrow writer of one schema into a Parquet file, fed a batch at a time, on a
+/// thread of its own.
+///
+/// Rows come from the pipeline's drain, which runs on one thread at a time: encoding
+/// and compressing them there (most of Parquet's cost) would hold up the ordered drain
+/// and the workers waiting on it. The drain gathers a batch of Arrow arrays and hands
+/// it over; the writer thread encodes it. At most [`QUEUED_BATCHES`] wait in between,
+/// so memory stays bounded.
+struct Table {
     /// `None` once finished.
-    writer: Option<ArrowWriter<W>>,
+    batches: Option<SyncSender<RecordBatch>>,
+    writer: Option<JoinHandle<io::Result<()>>>,
     schema: SchemaRef,
     /// Rows per batch: [`BATCH_ROWS`], or a row group's rows if fewer.
     batch_rows: usize,
 }
 
-impl<W: Write + Send> Table<W> {
+/// Batches handed over and not yet taken by the writer thread, at most.
+const QUEUED_BATCHES: usize = 2;
+
+impl Table {
     /// A writer of `schema` over `out` with row groups of `row_group_rows` rows;
     /// `distinct` names the columns whose values are (nearly) all different, which get
     /// no dictionary (it would be built, outgrow its limit and be dropped on every row
     /// group) and no page statistics (min and max of 81-digit strings help no reader).
-    fn new(
+    fn new<W: Write + Send + 'static>(
         out: W,
         schema: SchemaRef,
         distinct: &[&str],
         row_group_rows: usize,
-    ) -> io::Result<Table<W>> {
+    ) -> io::Result<Table> {
         let row_group_rows = row_group_rows.max(1);
         let zstd = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io_error)?;
         let mut props = WriterProperties::builder()
@@ -115,41 +128,61 @@ impl<W: Write + Send> Table<W> {
                 .set_column_dictionary_enabled(column.clone(), false)
                 .set_column_statistics_enabled(column, EnabledStatistics::None);
         }
-        let writer =
+        let mut writer =
             ArrowWriter::try_new(out, schema.clone(), Some(props.build())).map_err(io_error)?;
+        let (batches, queue) = sync_channel::<RecordBatch>(QUEUED_BATCHES);
+        let writer = std::thread::Builder::new()
+            .name("parquet-writer".into())
+            .spawn(move || -> io::Result<()> {
+                // Until the sender is dropped: then the last row group and the footer.
+                for batch in queue {
+                    writer.write(&batch).map_err(io_error)?;
+                }
+                writer.finish().map_err(io_error)?;
+                writer.inner_mut().flush()
+            })?;
         Ok(Table {
+            batches: Some(batches),
             writer: Some(writer),
             schema,
             batch_rows: BATCH_ROWS.min(row_group_rows),
         })
     }
 
-    /// Write one batch of `columns` (in schema order).
+    /// Hand one batch of `columns` (in schema order) to the writer thread.
     fn write(&mut self, columns: Vec<ArrayRef>) -> io::Result<()> {
         let batch =
             RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| io_error(e.into()))?;
-        let writer = self
-            .writer
-            .as_mut()
-            .ok_or_else(|| io::Error::other("the Parquet file is already finished"))?;
-        writer.write(&batch).map_err(io_error)
-    }
-
-    /// Write the row groups finished so far through to the output.
-    fn flush(&mut self) -> io::Result<()> {
-        match &mut self.writer {
-            Some(writer) => writer.sync(),
-            None => Ok(()),
+        let sent = match &self.batches {
+            Some(batches) => batches.send(batch).is_ok(),
+            None => return Err(io::Error::other("the Parquet file is already finished")),
+        };
+        if sent {
+            Ok(())
+        } else {
+            // The writer thread stopped on an error: that error.
+            self.finish()
+                .and(Err(io::Error::other("the Parquet writer stopped")))
         }
     }
 
-    /// Write the last row group and the footer, and flush the output.
+    /// Write the last row group and the footer, flush the output, and end the writer
+    /// thread; its error, if it had one.
     fn finish(&mut self) -> io::Result<()> {
-        let Some(mut writer) = self.writer.take() else {
-            return Ok(());
-        };
-        writer.finish().map_err(io_error)?;
-        writer.inner_mut().flush()
+        drop(self.batches.take());
+        match self.writer.take().map(JoinHandle::join) {
+            None => Ok(()),
+            Some(Ok(done)) => done,
+            Some(Err(_)) => Err(io::Error::other("the Parquet writer thread panicked")),
+        }
+    }
+}
+
+impl Drop for Table {
+    /// A sink dropped unfinished (an error elsewhere) still ends its thread, which then
+    /// writes the footer: its rows make a whole file, as on an interrupt.
+    fn drop(&mut self) {
+        let _ = self.finish();
     }
 }
 
@@ -165,8 +198,8 @@ fn grid_text<'b>(grid: &Grid, buf: &'b mut [u8; CELLS]) -> &'b str {
 }
 
 /// Writes `solve` rows as Parquet: [`solve_schema`].
-pub struct SolveParquet<W: Write + Send> {
-    table: Table<W>,
+pub struct SolveParquet {
+    table: Table,
     file: StringBuilder,
     line: UInt64Builder,
     puzzle: StringBuilder,
@@ -179,11 +212,15 @@ pub struct SolveParquet<W: Write + Send> {
     rows: usize,
 }
 
-impl<W: Write + Send> SolveParquet<W> {
+impl SolveParquet {
     /// A writer over `out`, with `keep` columns after the fixed ones (their names must
     /// differ from the fixed ones and each other: see [`super::solve_sink`]) and row
     /// groups of `row_group_rows` rows.
-    pub fn new(out: W, keep: &[String], row_group_rows: usize) -> io::Result<SolveParquet<W>> {
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        keep: &[String],
+        row_group_rows: usize,
+    ) -> io::Result<SolveParquet> {
         let distinct = ["line", "puzzle", "time_ns", "solution"];
         let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
         let n = table.batch_rows;
@@ -257,7 +294,7 @@ impl<W: Write + Send> SolveParquet<W> {
     }
 }
 
-impl<W: Write + Send> SolveSink for SolveParquet<W> {
+impl SolveSink for SolveParquet {
     fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()> {
         self.file.append_value(&row.file);
         self.line.append_value(row.line);
@@ -281,11 +318,11 @@ impl<W: Write + Send> SolveSink for SolveParquet<W> {
         self.rest(row.status, counts, solution, "", kept)
     }
 
-    /// Only whole row groups reach the file before [`SolveSink::finish`]: the rows of
-    /// the one in progress stay in memory (a row group cut short by every flush would
-    /// make the file many small ones).
+    /// Nothing to do: the writer thread writes whole row groups as they fill, and the
+    /// rows of the one in progress wait for it (a row group cut short by every flush
+    /// would make the file many small ones) or for [`SolveSink::finish`].
     fn flush(&mut self) -> io::Result<()> {
-        self.table.flush()
+        Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -295,8 +332,8 @@ impl<W: Write + Send> SolveSink for SolveParquet<W> {
 }
 
 /// Writes `verify` findings as Parquet: [`findings_schema`].
-pub struct FindingsParquet<W: Write + Send> {
-    table: Table<W>,
+pub struct FindingsParquet {
+    table: Table,
     with_file: bool,
     file: StringBuilder,
     line: UInt64Builder,
@@ -306,10 +343,14 @@ pub struct FindingsParquet<W: Write + Send> {
     rows: usize,
 }
 
-impl<W: Write + Send> FindingsParquet<W> {
+impl FindingsParquet {
     /// A writer over `out` (with the `file` column when `with_file`), with row groups
     /// of `row_group_rows` rows.
-    pub fn new(out: W, with_file: bool, row_group_rows: usize) -> io::Result<FindingsParquet<W>> {
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        with_file: bool,
+        row_group_rows: usize,
+    ) -> io::Result<FindingsParquet> {
         let table = Table::new(
             out,
             findings_schema(with_file),
@@ -346,7 +387,7 @@ impl<W: Write + Send> FindingsParquet<W> {
     }
 }
 
-impl<W: Write + Send> FindingSink for FindingsParquet<W> {
+impl FindingSink for FindingsParquet {
     fn write(&mut self, row: &FindingRow<'_>) -> io::Result<()> {
         if self.with_file {
             self.file.append_value(row.file);
@@ -364,8 +405,9 @@ impl<W: Write + Send> FindingSink for FindingsParquet<W> {
         Ok(())
     }
 
+    /// Nothing to do, as for `solve`'s rows.
     fn flush(&mut self) -> io::Result<()> {
-        self.table.flush()
+        Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {

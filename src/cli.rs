@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use bulkdoku::input::{self, InputOptions};
+use bulkdoku::rules::{Rule, RuleSet};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, verify and time Sudoku puzzle datasets in bulk, on all cores.
@@ -50,6 +51,10 @@ pub struct InputArgs {
     /// the lines before it, so that its rows name the lines of the whole file.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub line_offset: u64,
+
+    /// The jigsaw regions column of a CSV input (default: `regions`, when present).
+    #[arg(long, value_name = "NAME")]
+    pub regions_column: Option<String>,
 }
 
 impl InputArgs {
@@ -58,15 +63,20 @@ impl InputArgs {
         input::inputs(&self.files)
     }
 
-    /// The reading options these flags ask for.
-    pub fn options(&self) -> InputOptions {
-        let options = InputOptions::new()
+    /// The reading options these flags ask for, for records read under `rules` by
+    /// default (with `jigsaw`, a line's second field is its regions).
+    pub fn options(&self, rules: RuleSet) -> InputOptions {
+        let mut options = InputOptions::new()
             .format(self.format.into())
-            .line_offset(self.line_offset);
-        match &self.column {
-            Some(name) => options.column(name.clone()),
-            None => options,
+            .line_offset(self.line_offset)
+            .regions_field(rules.contains(Rule::Jigsaw));
+        if let Some(name) = &self.column {
+            options = options.column(name.clone());
         }
+        if let Some(name) = &self.regions_column {
+            options = options.regions_column(name.clone());
+        }
+        options
     }
 }
 
@@ -96,6 +106,21 @@ impl From<InputFormat> for input::InputFormat {
             InputFormat::Board => input::InputFormat::Board,
         }
     }
+}
+
+/// The variant rules puzzles are played under.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct RulesArgs {
+    /// Rules, comma-separated: classic (default), x, windoku, anti-knight, anti-king,
+    /// non-consecutive, jigsaw. A CSV `rules` column overrides them per row.
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+    pub rules: RuleSet,
+}
+
+/// A rule list, or the usage error that names the known rules.
+fn parse_rules(text: &str) -> Result<RuleSet, String> {
+    text.parse()
+        .map_err(|e: bulkdoku::rules::RuleSetError| e.to_string())
 }
 
 /// How many threads to use.

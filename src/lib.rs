@@ -8,6 +8,8 @@
 //! - [`solving`] and [`verify`]: what is done to each record (and, for `verify`, to the
 //!   dataset as a whole: [`dedup`] tables of what was seen).
 //! - [`row`] and [`output`]: the output rows and their writers.
+//! - [`rules`]: variant rules (Sudoku-X, Windoku, anti-knight, anti-king,
+//!   non-consecutive, jigsaw) and their generic engine.
 //! - [`generate`], [`canon`], [`report`]: puzzles made, puzzles compared, runs summarised.
 //!
 //! The `bulkdoku` binary (feature `cli`, on by default) only wires them together; the
@@ -82,6 +84,7 @@ pub mod pipeline;
 pub mod report;
 pub mod resume;
 pub mod row;
+pub mod rules;
 pub mod solver;
 pub mod solving;
 pub mod stats;

@@ -2,6 +2,7 @@
 //! solution limit, time the search, say what came of it), and whole datasets into a
 //! [`SolveSink`] ([`solve_dataset`]: what `bulkdoku solve` runs).
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use crate::grid::{Grid, InvalidPuzzle};
 use crate::input::Record;
 use crate::output::{self, Kept, Origin, SolveSink, Written};
 use crate::row::{SolvedRow, Status};
+use crate::rules::{record_rules, RuleSet, VariantSolver, Variants};
 use crate::solver::Solver;
 use crate::stats::Histogram;
 
@@ -25,6 +27,8 @@ pub struct SolveOptions {
     pub limit: u64,
     /// Keep every solution found (up to `limit`), not only the first.
     pub all_solutions: bool,
+    /// The rules of records that do not give their own (see [`record_rules`]).
+    pub rules: RuleSet,
 }
 
 impl Default for SolveOptions {
@@ -32,6 +36,7 @@ impl Default for SolveOptions {
         SolveOptions {
             limit: 2,
             all_solutions: false,
+            rules: RuleSet::CLASSIC,
         }
     }
 }
@@ -46,6 +51,12 @@ impl SolveOptions {
     /// Keep every solution found, not only the first.
     pub fn all_solutions(mut self, all: bool) -> SolveOptions {
         self.all_solutions = all;
+        self
+    }
+
+    /// Solve records that do not give their own rules under `rules`.
+    pub fn rules(mut self, rules: RuleSet) -> SolveOptions {
+        self.rules = rules;
         self
     }
 
@@ -81,6 +92,8 @@ pub enum Solved {
         /// at most [`KEPT_SOLUTIONS`] of them (empty otherwise, without allocating: the
         /// writer enumerates them again).
         all: Vec<Grid>,
+        /// The rules it was solved under.
+        rules: RuleSet,
     },
     /// Not a puzzle; the reason (e.g. `80 cells, expected 81`).
     Invalid(String),
@@ -96,6 +109,9 @@ pub struct SolveConfig {
     pub keep: Vec<String>,
     /// Stop at the first invalid record, before writing its row.
     pub strict: bool,
+    /// Write each record's rules and regions ([`output::VARIANT_COLUMNS`]) after the
+    /// fixed columns (the sink must have been made with those names first).
+    pub variant_columns: bool,
 }
 
 impl SolveConfig {
@@ -115,6 +131,22 @@ impl SolveConfig {
     pub fn strict(mut self, strict: bool) -> SolveConfig {
         self.strict = strict;
         self
+    }
+
+    /// Write each record's rules and regions when `yes`.
+    pub fn variant_columns(mut self, yes: bool) -> SolveConfig {
+        self.variant_columns = yes;
+        self
+    }
+
+    /// The names of the columns after the fixed ones: the variant columns if
+    /// written, then the kept ones. Make the sink with these.
+    pub fn extra_columns(&self) -> Vec<String> {
+        let variant = output::VARIANT_COLUMNS
+            .iter()
+            .filter(|_| self.variant_columns)
+            .map(|c| c.to_string());
+        variant.chain(self.keep.iter().cloned()).collect()
     }
 }
 
@@ -161,17 +193,24 @@ pub fn solve_dataset(
     let mut strict_stop = None;
     let stop = driver.stop().cloned();
     let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    // For the rows of the records whose solutions are enumerated again in the drain.
+    let mut again = Worker::new();
+    // The `rules` column's text of every rule set, made once.
+    let names: std::collections::HashMap<RuleSet, String> = RuleSet::all_combinations()
+        .map(|r| (r, r.to_string()))
+        .collect();
     let summary = driver.run(
-        Solver::new,
-        |solver, item| solve_record(solver, &item.record, &options, &clock),
+        Worker::new,
+        |worker, item| worker.solve(&item.record, &options, &clock),
         |sources, items, results| {
             let rate = clock.rate();
             for (item, solved) in items.iter().zip(results) {
                 let source = &sources[item.file];
+                let record = &item.record;
                 if let (true, Solved::Invalid(reason)) = (config.strict, solved) {
                     strict_stop = Some(StrictStop {
                         file: source.name.clone(),
-                        line: item.record.line,
+                        line: record.line,
                         reason: reason.clone(),
                     });
                     return Ok(ControlFlow::Break(()));
@@ -183,10 +222,22 @@ pub fn solve_dataset(
                 };
                 let origin = Origin {
                     file: &source.name,
-                    line: item.record.line,
-                    cells: &item.record.cells,
+                    line: record.line,
+                    cells: &record.cells,
                 };
-                let kept = Kept::new(&item.record.fields, positions);
+                let mut kept = Kept::new(&record.fields, positions);
+                let (rules, regions);
+                if config.variant_columns {
+                    regions = String::from_utf8_lossy(record.regions.trim_ascii());
+                    rules = match solved {
+                        Solved::Valid { rules, .. } => Cow::Borrowed(names[rules].as_str()),
+                        Solved::Invalid(_) if record.rules.is_empty() => {
+                            Cow::Borrowed(names[&options.rules].as_str())
+                        }
+                        Solved::Invalid(_) => String::from_utf8_lossy(&record.rules),
+                    };
+                    kept = kept.with_variant(&rules, &regions);
+                }
                 let written = match solved {
                     Solved::Valid {
                         puzzle,
@@ -194,6 +245,7 @@ pub fn solve_dataset(
                         guesses,
                         ticks,
                         all,
+                        rules,
                         ..
                     } if options.all_solutions && all.len() < *solutions as usize => {
                         // Too many to have been kept: enumerated again here, each row
@@ -210,20 +262,53 @@ pub fn solve_dataset(
                             time_ns,
                             solution: None,
                         };
+                        // Whether the rows were cut short: a stop came inside the
+                        // record's rows, so no record's rows may follow (this one is
+                        // the output's torn tail, which --resume drops, not a hole
+                        // among whole records).
+                        let cut = std::cell::Cell::new(false);
                         let mut rows = 0u64;
-                        for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
+                        let mut write = |g: &Grid| -> std::io::Result<()> {
+                            if cut.get() {
+                                return Ok(());
+                            }
                             let row = SolvedRow {
-                                solution: Some(&g),
+                                solution: Some(g),
                                 ..base
                             };
                             sink.write_solved(&row, kept)?;
                             rows += 1;
-                            if rows < *solutions && stopped() {
-                                // Cut short: no record's rows may follow, so that this
-                                // one is the output's torn tail (which --resume drops),
-                                // not a hole among whole records.
-                                return Ok(ControlFlow::Break(()));
+                            cut.set(rows < *solutions && stopped());
+                            Ok(())
+                        };
+                        if rules.is_classic() {
+                            for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
+                                write(&g)?;
+                                if cut.get() {
+                                    break;
+                                }
                             }
+                        } else {
+                            let rules = record_rules(&record.rules, &record.regions, *rules)
+                                .map_err(|e| anyhow::anyhow!("{e}"))?;
+                            let variant = again.variants.get(&rules);
+                            let mut failed = None;
+                            again.variant_solver.for_each_solution(
+                                variant,
+                                puzzle,
+                                *solutions,
+                                |g| {
+                                    if failed.is_none() {
+                                        failed = write(g).err();
+                                    }
+                                },
+                            );
+                            if let Some(e) = failed {
+                                return Err(e.into());
+                            }
+                        }
+                        if cut.get() {
+                            return Ok(ControlFlow::Break(()));
                         }
                         Written {
                             status,
@@ -370,5 +455,84 @@ pub fn solve_record(
         ticks,
         first: outcome.first,
         all,
+        rules: RuleSet::CLASSIC,
+    }
+}
+
+/// A worker's reusable state for solving records under any rules: the classic band
+/// engine, the variant engine, and the rule tables built so far.
+#[derive(Debug, Default)]
+pub struct Worker {
+    solver: Solver,
+    variant_solver: VariantSolver,
+    variants: Variants,
+}
+
+impl Worker {
+    /// A worker with empty stacks and no table yet.
+    pub fn new() -> Worker {
+        Worker::default()
+    }
+
+    /// Solve one record under its rules (its own, else [`SolveOptions::rules`]): with
+    /// the band engine ([`solve_record`]) when they are classic, else with the variant
+    /// engine. Every solution found under variant rules is checked against every rule
+    /// before it is kept.
+    pub fn solve(&mut self, record: &Record, options: &SolveOptions, clock: &Clock) -> Solved {
+        if record.rules.is_empty() && record.regions.is_empty() && options.rules.is_classic() {
+            return solve_record(&mut self.solver, record, options, clock);
+        }
+        if let Some(reason) = &record.error {
+            return Solved::Invalid(reason.clone());
+        }
+        let rules = match record_rules(&record.rules, &record.regions, options.rules) {
+            Ok(rules) if rules.is_classic() => {
+                return solve_record(&mut self.solver, record, options, clock)
+            }
+            Ok(rules) => rules,
+            Err(reason) => return Solved::Invalid(reason),
+        };
+        let puzzle = match Grid::parse(&record.cells) {
+            Ok(g) => g,
+            Err(e) => return Solved::Invalid(e.to_string()),
+        };
+        let variant = self.variants.get(&rules);
+        if let Err(conflict) = variant.check_givens(&puzzle) {
+            return Solved::Invalid(conflict.to_string());
+        }
+        let solver = &mut self.variant_solver;
+        let mut all = Vec::new();
+        let start = clock.ticks();
+        let mut outcome = if options.all_solutions {
+            let kept = options.limit.min(KEPT_SOLUTIONS as u64 + 1);
+            solver.for_each_solution(variant, &puzzle, kept, |g| all.push(*g))
+        } else {
+            solver.solve(variant, &puzzle, options.limit)
+        };
+        if all.len() > KEPT_SOLUTIONS {
+            all = Vec::new();
+            outcome = solver.solve(variant, &puzzle, options.limit);
+        }
+        let ticks = clock.ticks().saturating_sub(start);
+        let broken = all
+            .iter()
+            .chain(&outcome.first)
+            .any(|s| !variant.solves(s, &puzzle));
+        if broken {
+            // Never write a solution that breaks a rule: that would be an engine bug.
+            return Solved::Invalid(format!(
+                "internal error: a solution found breaks the rules ({})",
+                rules.rules
+            ));
+        }
+        Solved::Valid {
+            puzzle,
+            solutions: outcome.solutions,
+            guesses: outcome.guesses,
+            ticks,
+            first: outcome.first,
+            all,
+            rules: rules.rules,
+        }
     }
 }

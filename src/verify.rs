@@ -16,6 +16,9 @@ use crate::canon::{fingerprint, Canonicalizer};
 use crate::dedup::{FirstSeen, Seen};
 use crate::grid::{cell_name, Grid, CELLS};
 use crate::input::Record;
+use crate::rules::{
+    canonical, record_rules, RecordRules, RuleSet, Variant, VariantSolver, Variants,
+};
 use crate::solver::Solver;
 
 /// What can be wrong with a puzzle, in the order a puzzle's rows are written.
@@ -100,6 +103,8 @@ pub struct Checked {
     pub class: Option<u128>,
     /// Findings made by the per-record checks.
     pub findings: Vec<Finding>,
+    /// Its variant rules (`None`: classic).
+    pub rules: Option<RecordRules>,
 }
 
 /// Reusable per-worker state of the checks.
@@ -107,6 +112,8 @@ pub struct Checked {
 pub struct Scratch {
     solver: Solver,
     canon: Canonicalizer,
+    variant_solver: VariantSolver,
+    variants: Variants,
 }
 
 impl std::fmt::Debug for Scratch {
@@ -123,12 +130,33 @@ pub struct Checks {
     pub isomorphs: bool,
     /// Try removing each given of a unique puzzle, for [`Kind::NotMinimal`].
     pub minimal: bool,
+    /// The rules of records that do not give their own.
+    pub rules: RuleSet,
 }
 
 impl Checks {
-    /// Checks with the given extras.
+    /// Checks with the given extras, under classic rules.
     pub fn new(isomorphs: bool, minimal: bool) -> Checks {
-        Checks { isomorphs, minimal }
+        Checks {
+            isomorphs,
+            minimal,
+            rules: RuleSet::CLASSIC,
+        }
+    }
+
+    /// Check records that do not give their own rules under `rules`.
+    pub fn rules(mut self, rules: RuleSet) -> Checks {
+        self.rules = rules;
+        self
+    }
+
+    /// The rules of `record` (`Ok(None)` for classic), or why they are not rules.
+    fn record_rules(&self, record: &Record) -> Result<Option<RecordRules>, String> {
+        if record.rules.is_empty() && record.regions.is_empty() && self.rules.is_classic() {
+            return Ok(None);
+        }
+        let rules = record_rules(&record.rules, &record.regions, self.rules)?;
+        Ok((!rules.is_classic()).then_some(rules))
     }
 
     /// What [`Ledger::replay`] needs of a record verified by an earlier, interrupted
@@ -139,25 +167,46 @@ impl Checks {
         if record.error.is_some() {
             return out;
         }
+        let Ok(rules) = self.record_rules(record) else {
+            return out;
+        };
         let Ok(grid) = Grid::parse(&record.cells) else {
             return out;
         };
         out.grid = Some(grid);
-        out.key = fingerprint(&grid);
-        if self.isomorphs && grid.check_givens().is_ok() {
-            out.class = Some(fingerprint(&scratch.canon.canonical(&grid)));
+        out.key = keyed(fingerprint(&grid), &rules);
+        out.rules = rules;
+        match &rules {
+            None => {
+                if self.isomorphs && grid.check_givens().is_ok() {
+                    out.class = Some(fingerprint(&scratch.canon.canonical(&grid)));
+                }
+            }
+            Some(rules) => {
+                let variant = scratch.variants.get(rules);
+                if self.isomorphs && variant.check_givens(&grid).is_ok() {
+                    out.class =
+                        canonical(variant, &grid).map(|c| keyed(fingerprint(&c), &Some(*rules)));
+                }
+            }
         }
         out
     }
 
     /// Check one record.
     pub fn check(&self, scratch: &mut Scratch, record: &Record) -> Checked {
-        let Scratch { solver, canon } = scratch;
         let mut out = Checked::default();
         if let Some(reason) = &record.error {
             out.findings.push((Kind::Malformed, reason.clone()));
             return out;
         }
+        let rules = match self.record_rules(record) {
+            Ok(rules) => rules,
+            Err(reason) => {
+                out.findings.push((Kind::Malformed, reason));
+                return out;
+            }
+        };
         let grid = match Grid::parse(&record.cells) {
             Ok(g) => g,
             Err(e) => {
@@ -166,7 +215,13 @@ impl Checks {
             }
         };
         out.grid = Some(grid);
-        out.key = fingerprint(&grid);
+        out.key = keyed(fingerprint(&grid), &rules);
+        out.rules = rules;
+        if let Some(rules) = rules {
+            self.check_variant(scratch, &rules, grid, &mut out);
+            return out;
+        }
+        let Scratch { solver, canon, .. } = scratch;
         if let Err(conflict) = grid.check_givens() {
             out.findings.push((Kind::Conflict, conflict.to_string()));
             return out;
@@ -189,17 +244,88 @@ impl Checks {
             let removable = removable_givens(solver, &grid);
             if !removable.is_empty() {
                 let names: Vec<String> = removable.into_iter().map(cell_name).collect();
-                out.findings.push((
-                    Kind::NotMinimal,
-                    format!(
-                        "each of these givens can be removed keeping a unique solution: {}",
-                        names.join(" ")
-                    ),
-                ));
+                out.findings
+                    .push((Kind::NotMinimal, not_minimal_detail(&names)));
             }
         }
         out
     }
+
+    /// The checks of a puzzle under variant rules, the same as for classic ones.
+    fn check_variant(
+        &self,
+        scratch: &mut Scratch,
+        rules: &RecordRules,
+        grid: Grid,
+        out: &mut Checked,
+    ) {
+        let Scratch {
+            variant_solver: solver,
+            variants,
+            ..
+        } = scratch;
+        let variant = variants.get(rules);
+        if let Err(conflict) = variant.check_givens(&grid) {
+            out.findings.push((Kind::Conflict, conflict.to_string()));
+            return;
+        }
+        let mut found = [Grid::EMPTY; 2];
+        let mut n = 0;
+        solver.for_each_solution(variant, &grid, 2, |g| {
+            found[n] = *g;
+            n += 1;
+        });
+        match n {
+            0 => out.findings.push((Kind::Unsolvable, "no solution".into())),
+            1 => out.solution = Some(found[0]),
+            _ => out.findings.push((Kind::Multiple, multiple_detail(&found))),
+        }
+        if self.isomorphs {
+            out.class = canonical(variant, &grid).map(|c| keyed(fingerprint(&c), &Some(*rules)));
+        }
+        if self.minimal && out.solution.is_some() {
+            let mut without = grid;
+            let mut names = Vec::new();
+            for cell in (0..CELLS).filter(|&c| grid.get(c) != 0) {
+                without.set(cell, 0);
+                if solver.count(variant, &without, 2).solutions == 1 {
+                    names.push(cell_name(cell));
+                }
+                without.set(cell, grid.get(cell));
+            }
+            if !names.is_empty() {
+                out.findings
+                    .push((Kind::NotMinimal, not_minimal_detail(&names)));
+            }
+        }
+    }
+}
+
+/// The detail of a `not_minimal` finding.
+fn not_minimal_detail(names: &[String]) -> String {
+    format!(
+        "each of these givens can be removed keeping a unique solution: {}",
+        names.join(" ")
+    )
+}
+
+/// A fingerprint made specific to the rules it was taken under: the same grid under
+/// other rules (or other jigsaw regions) is another puzzle. Classic keys are the
+/// plain fingerprints.
+fn keyed(key: u128, rules: &Option<RecordRules>) -> u128 {
+    let Some(rules) = rules else { return key };
+    let mut text = rules.rules.to_string();
+    if let Some(regions) = &rules.regions {
+        text.push(' ');
+        text.push_str(&regions.to_line());
+    }
+    // FNV-1a over the rule text, widened: a different stream of bits for each
+    // rule set and layout, mixed into the fingerprint.
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in text.bytes() {
+        h = (h ^ u128::from(b)).wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013B);
+    }
+    key ^ h
 }
 
 /// The detail of a `multiple` finding: where two of the solutions differ.
@@ -235,8 +361,14 @@ pub(crate) fn removable_givens(solver: &mut Solver, grid: &Grid) -> Vec<usize> {
     removable
 }
 
-/// Check a solution-column value against the puzzle (and its unique solution).
-fn solution_finding(value: &str, grid: &Grid, unique: Option<&Grid>) -> Option<String> {
+/// Check a solution-column value against the puzzle (and its unique solution), under
+/// `variant`'s rules when it is not classic.
+fn solution_finding(
+    value: &str,
+    grid: &Grid,
+    unique: Option<&Grid>,
+    variant: Option<&Variant>,
+) -> Option<String> {
     let value = value.trim();
     let given = match Grid::parse(value.as_bytes()) {
         Ok(g) => g,
@@ -246,7 +378,11 @@ fn solution_finding(value: &str, grid: &Grid, unique: Option<&Grid>) -> Option<S
         let blanks = given.cells().iter().filter(|&&v| v == 0).count();
         return Some(format!("not a complete valid grid: {blanks} blank cells"));
     }
-    if let Err(conflict) = given.check_givens() {
+    if let Some(variant) = variant {
+        if let Err(conflict) = variant.check_givens(&given) {
+            return Some(format!("not a complete valid grid: {conflict}"));
+        }
+    } else if let Err(conflict) = given.check_givens() {
         let c = conflict;
         return Some(format!(
             "not a complete valid grid: {} and {} are both {}",
@@ -359,6 +495,7 @@ pub struct Ledger {
     puzzles: Seen,
     classes: Seen,
     tally: Tally,
+    variants: Variants,
 }
 
 /// The other columns of a record that [`Ledger::record`] checks.
@@ -399,7 +536,9 @@ impl Ledger {
             // An empty cell gives no value: nothing to check.
             let given = |v: Option<&'a str>| v.filter(|v| !v.trim().is_empty());
             if let Some(value) = given(claims.solution) {
-                if let Some(detail) = solution_finding(value, grid, checked.solution.as_ref()) {
+                let variant = checked.rules.as_ref().map(|r| self.variants.get(r));
+                let unique = checked.solution.as_ref();
+                if let Some(detail) = solution_finding(value, grid, unique, variant) {
                     findings.push((Kind::WrongSolution, detail));
                 }
             }
@@ -483,10 +622,10 @@ mod tests {
     fn solution_column_checks() {
         let p: Grid = P17.parse().unwrap();
         let s = crate::solve(&p, 1).first.unwrap();
-        assert_eq!(solution_finding(&s.to_line(), &p, Some(&s)), None);
-        let short = solution_finding("123", &p, Some(&s)).unwrap();
+        assert_eq!(solution_finding(&s.to_line(), &p, Some(&s), None), None);
+        let short = solution_finding("123", &p, Some(&s), None).unwrap();
         assert!(short.contains("not a complete valid grid"), "{short}");
-        let blank = solution_finding(P17, &p, Some(&s)).unwrap();
+        let blank = solution_finding(P17, &p, Some(&s), None).unwrap();
         assert!(blank.contains("blank cells"), "{blank}");
         // Swapping two digits everywhere keeps a valid grid but breaks the givens.
         let swapped: String = s
@@ -498,7 +637,7 @@ mod tests {
                 c => c,
             })
             .collect();
-        let d = solution_finding(&swapped, &p, Some(&s)).unwrap();
+        let d = solution_finding(&swapped, &p, Some(&s), None).unwrap();
         assert!(d.contains("disagrees with the given at r1c1"), "{d}");
     }
 

@@ -233,6 +233,48 @@ fn check_against_reference(puzzle: &Grid, limit: u64) -> Result<Vec<Grid>, TestC
     prop_assert_eq!(solved.solutions, outcome.solutions);
     prop_assert_eq!(solved.first, outcome.first);
     prop_assert_eq!(count(puzzle, limit).solutions, outcome.solutions);
+
+    // Both search modes, forced: light (cell branches) and heavy (triad rules and
+    // placement branches), which the default picks by how open a puzzle is at its
+    // first guess. They may find solutions in another order, never other solutions.
+    for heavy_from in [0, u32::MAX] {
+        let mut solver = Solver::new();
+        solver.set_heavy_from(heavy_from);
+        let mut found = Vec::new();
+        let forced = solver.for_each_solution(puzzle, limit, |g| found.push(*g));
+        prop_assert_eq!(forced.solutions, found.len() as u64);
+        prop_assert_eq!(
+            found.len(),
+            seen.len(),
+            "mode {} count for {}",
+            heavy_from,
+            puzzle
+        );
+        let found_set: HashSet<Grid> = found.iter().copied().collect();
+        prop_assert_eq!(
+            found_set.len(),
+            found.len(),
+            "mode {} repeats for {}",
+            heavy_from,
+            puzzle
+        );
+        for g in &found {
+            prop_assert!(g.is_valid_solution() && g.agrees_with(puzzle));
+        }
+        if found.len() < limit as usize {
+            prop_assert_eq!(
+                &found_set,
+                &distinct,
+                "mode {} set for {}",
+                heavy_from,
+                puzzle
+            );
+        }
+        let solved = solver.solve(puzzle, limit);
+        prop_assert_eq!(solved.solutions, outcome.solutions);
+        prop_assert_eq!(solved.first, forced.first);
+        prop_assert_eq!(solver.count(puzzle, limit).solutions, outcome.solutions);
+    }
     Ok(seen)
 }
 

@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -18,9 +19,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use bulkdoku::input::{self, InputOptions, Record};
+use bulkdoku::rules::{record_rules, Rule, RuleSet, Variant, VariantSolver, Variants};
 use bulkdoku::{Grid, Solver};
 
-use crate::cli::{InputFormat, OutputArgs, ProgressArgs, ProgressMode, ThreadArgs};
+use crate::cli::{InputFormat, OutputArgs, ProgressArgs, ProgressMode, RulesArgs, ThreadArgs};
 use crate::cmd::{check_output, with_output};
 
 /// A timed sample repeats passes until it lasts at least this long, so that tiny
@@ -59,6 +61,9 @@ pub struct Args {
     /// The puzzle column of CSV datasets.
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
+
+    #[command(flatten)]
+    pub rules: RulesArgs,
 
     /// The "all threads" count (default: all cores); one thread is always measured too.
     #[command(flatten)]
@@ -112,19 +117,56 @@ pub struct BenchRow {
 /// A dataset's valid puzzles, in memory.
 struct Dataset {
     name: String,
-    puzzles: Vec<Grid>,
+    puzzles: Vec<Puzzle>,
     invalid: u64,
 }
 
-fn load(path: &Path, options: &InputOptions) -> anyhow::Result<Dataset> {
+/// A valid puzzle and, under variant rules, its rule table.
+struct Puzzle {
+    grid: Grid,
+    variant: Option<Arc<Variant>>,
+}
+
+fn load(path: &Path, options: &InputOptions, rules: RuleSet) -> anyhow::Result<Dataset> {
     let name = input::display_name(Some(path));
     let mut reader = input::open(Some(path), options)?;
     let mut record = Record::default();
     let (mut puzzles, mut invalid) = (Vec::new(), 0);
+    // One table per rule set; jigsaw puzzles each have their own.
+    let mut tables: Vec<Arc<Variant>> = Vec::new();
     while reader.read_record(&mut record)? {
-        match (&record.error, Grid::parse_puzzle(&record.cells)) {
-            (None, Ok(grid)) => puzzles.push(grid),
-            _ => invalid += 1,
+        let puzzle = (|| {
+            if record.error.is_some() {
+                return None;
+            }
+            let rules = record_rules(&record.rules, &record.regions, rules).ok()?;
+            if rules.is_classic() {
+                let grid = Grid::parse_puzzle(&record.cells).ok()?;
+                return Some(Puzzle {
+                    grid,
+                    variant: None,
+                });
+            }
+            let grid = Grid::parse(&record.cells).ok()?;
+            let table = match tables.iter().find(|t| t.rules() == rules.rules) {
+                Some(t) if rules.regions.is_none() => Arc::clone(t),
+                _ => {
+                    let t = Arc::new(Variants::default().get(&rules).clone());
+                    if rules.regions.is_none() {
+                        tables.push(Arc::clone(&t));
+                    }
+                    t
+                }
+            };
+            table.check_givens(&grid).ok()?;
+            Some(Puzzle {
+                grid,
+                variant: Some(table),
+            })
+        })();
+        match puzzle {
+            Some(p) => puzzles.push(p),
+            None => invalid += 1,
         }
     }
     if puzzles.is_empty() {
@@ -153,8 +195,14 @@ impl PassCounts {
     }
 }
 
-fn solve_one(solver: &mut Solver, grid: &Grid, limit: u64) -> PassCounts {
-    let outcome = solver.solve(grid, limit);
+/// The engines of one worker: classic and variant.
+type Engines = (Solver, VariantSolver);
+
+fn solve_one((solver, variant_solver): &mut Engines, puzzle: &Puzzle, limit: u64) -> PassCounts {
+    let outcome = match &puzzle.variant {
+        None => solver.solve(&puzzle.grid, limit),
+        Some(v) => variant_solver.solve(v, &puzzle.grid, limit),
+    };
     // The solution is never looked at: keep the optimiser from skipping its making.
     std::hint::black_box(&outcome.first);
     PassCounts {
@@ -165,18 +213,19 @@ fn solve_one(solver: &mut Solver, grid: &Grid, limit: u64) -> PassCounts {
 
 /// Solve every puzzle once, on the current thread or across `pool`'s workers with one
 /// solver per worker.
-fn pass(puzzles: &[Grid], limit: u64, pool: Option<&rayon::ThreadPool>) -> PassCounts {
+fn pass(puzzles: &[Puzzle], limit: u64, pool: Option<&rayon::ThreadPool>) -> PassCounts {
+    let engines = || (Solver::new(), VariantSolver::new());
     match pool {
         None => {
-            let mut solver = Solver::new();
-            puzzles.iter().fold(PassCounts::default(), |acc, g| {
-                acc.add(solve_one(&mut solver, g, limit))
+            let mut engines = engines();
+            puzzles.iter().fold(PassCounts::default(), |acc, p| {
+                acc.add(solve_one(&mut engines, p, limit))
             })
         }
         Some(pool) => pool.install(|| {
             puzzles
                 .par_iter()
-                .map_init(Solver::new, |solver, g| solve_one(solver, g, limit))
+                .map_init(engines, |engines, p| solve_one(engines, p, limit))
                 .reduce(PassCounts::default, PassCounts::add)
         }),
     }
@@ -285,7 +334,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         thread_counts.push(all);
     }
     let pool = (all > 1).then_some(pool);
-    let mut options = InputOptions::new().format(args.input_format.into());
+    let mut options = InputOptions::new()
+        .format(args.input_format.into())
+        .regions_field(args.rules.rules.contains(Rule::Jigsaw));
     if let Some(name) = &args.column {
         options = options.column(name.clone());
     }
@@ -296,7 +347,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::with_capacity(total_rows as usize);
     for path in &args.files {
         bar.set_message(format!("loading {}", path.display()));
-        let data = load(path, &options)?;
+        let data = load(path, &options, args.rules.rules)?;
         if data.invalid > 0 && !args.progress.quiet {
             bar.suspend(|| {
                 crate::say!(
@@ -387,12 +438,15 @@ mod tests {
 
     #[test]
     fn one_thread_and_a_pool_count_the_same() {
-        let puzzles: Vec<Grid> = [
+        let puzzles: Vec<Puzzle> = [
             "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
             "800000000003600000070090200050007000000045700000100030001000068008500010090000400",
         ]
         .iter()
-        .map(|p| p.parse().unwrap())
+        .map(|p| Puzzle {
+            grid: p.parse().unwrap(),
+            variant: None,
+        })
         .collect();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)

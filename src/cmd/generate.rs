@@ -1,21 +1,26 @@
-//! `bulkdoku generate`: random minimal puzzles with a unique solution, one per line,
-//! made by [`bulkdoku::generate`] on all cores, in order.
+//! `bulkdoku generate`: random minimal puzzles with a unique solution, one per line (or
+//! as CSV), made by [`bulkdoku::generate`] (classic rules) or [`bulkdoku::rules`]
+//! (variant rules) on all cores, in order.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use bulkdoku::generate::{generate_one, Rng};
-use bulkdoku::grid::{Grid, CELLS};
+use anyhow::bail;
+use bulkdoku::generate::{self, Rng};
 use bulkdoku::pipeline;
+use bulkdoku::rules::{self, grid_exists, Generated, Rule, RuleSet, VariantSolver};
 use bulkdoku::solver::Solver;
+use clap::ValueEnum;
 
-use crate::cli::{OutputArgs, ThreadArgs};
+use crate::cli::{OutputArgs, RulesArgs, ThreadArgs};
 use crate::cmd::{check_output, with_output};
 
 const EXAMPLES: &str = "\
 Examples:
   bulkdoku generate -n 1000 --seed 1 -o data/generated_1000.txt
-  bulkdoku generate -n 5 --seed 42 | bulkdoku solve";
+  bulkdoku generate -n 5 --seed 42 | bulkdoku solve
+  bulkdoku generate -n 100 --seed 1 --rules x,anti-knight
+  bulkdoku generate -n 50 --seed 1 --rules jigsaw --format csv   puzzle,solution,rules,regions";
 
 /// Arguments of `bulkdoku generate`.
 #[derive(Debug, clap::Args)]
@@ -30,10 +35,27 @@ pub struct Args {
     pub seed: u64,
 
     #[command(flatten)]
+    pub rules: RulesArgs,
+
+    /// Output format: one puzzle per line (`PUZZLE REGIONS` for jigsaw), or CSV with
+    /// `puzzle,solution,rules,regions` columns.
+    #[arg(long, value_enum, default_value_t = GenerateFormat::Lines)]
+    pub format: GenerateFormat,
+
+    #[command(flatten)]
     pub output: OutputArgs,
 
     #[command(flatten)]
     pub threads: ThreadArgs,
+}
+
+/// Output formats of `generate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenerateFormat {
+    /// One puzzle per line after a `#` line naming the command.
+    Lines,
+    /// CSV with a header row: puzzle, solution, rules, regions.
+    Csv,
 }
 
 /// Puzzles generated per parallel batch.
@@ -42,6 +64,10 @@ const BATCH: usize = 256;
 /// Run `bulkdoku generate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_output(args.output.output.as_deref(), &[])?;
+    let rules = args.rules.rules;
+    if grid_exists(rules) == Some(false) {
+        bail!("--rules {rules}: no complete grid satisfies these rules together; no puzzle can be made");
+    }
     let pool = pipeline::thread_pool(args.threads.get())?;
     with_output(args.output.output.as_deref(), |out| {
         write_puzzles(&args, &pool, out)
@@ -49,20 +75,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `#` line naming the command, then the puzzles, one per line.
+/// The `#` line naming the command, then the puzzles, one per line; or CSV.
 fn write_puzzles(
     args: &Args,
     pool: &rayon::ThreadPool,
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "# bulkdoku generate -n {} --seed {}: random puzzles with a unique solution, one per line",
-        args.count, args.seed
-    )?;
+    let rules = args.rules.rules;
+    let command = if rules.is_classic() {
+        format!("bulkdoku generate -n {} --seed {}", args.count, args.seed)
+    } else {
+        format!(
+            "bulkdoku generate -n {} --seed {} --rules {rules}",
+            args.count, args.seed
+        )
+    };
+    match args.format {
+        // The classic header as it always was, so that old files are made again
+        // byte for byte.
+        GenerateFormat::Lines if rules.is_classic() => writeln!(
+            out,
+            "# {command}: random puzzles with a unique solution, one per line"
+        )?,
+        GenerateFormat::Lines => {
+            let shape = if rules.contains(Rule::Jigsaw) {
+                "PUZZLE REGIONS"
+            } else {
+                "one puzzle"
+            };
+            writeln!(
+                out,
+                "# {command}: random puzzles unique and minimal under the rules {rules}; {shape} per line"
+            )?;
+        }
+        GenerateFormat::Csv => writeln!(out, "puzzle,solution,rules,regions")?,
+    }
     let mut next = 0u64;
     let seed = args.seed;
     let total = args.count;
+    let format = args.format;
     pool.install(|| {
         pipeline::ordered_map(
             BATCH,
@@ -74,17 +125,52 @@ fn write_puzzles(
                 }
                 Ok(())
             },
-            Solver::new,
-            |solver, &index| generate_one(solver, &mut Rng::for_puzzle(seed, index)),
-            |_, puzzles: &[Grid]| {
-                let mut line = [0u8; CELLS];
-                for puzzle in puzzles {
-                    puzzle.write_line(&mut line);
-                    out.write_all(&line)?;
-                    out.write_all(b"\n")?;
+            || (Solver::new(), VariantSolver::new()),
+            |(solver, variant_solver), &index| {
+                let mut rng = Rng::for_puzzle(seed, index);
+                if rules.is_classic() {
+                    let puzzle = generate::generate_one(solver, &mut rng);
+                    // The solution is written only in CSV.
+                    let solution = match format {
+                        GenerateFormat::Csv => solver.solve(&puzzle, 1).first.unwrap_or(puzzle),
+                        GenerateFormat::Lines => puzzle,
+                    };
+                    return Ok(Generated {
+                        puzzle,
+                        solution,
+                        regions: None,
+                    });
+                }
+                rules::generate_one(rules, variant_solver, &mut rng).map_err(|e| e.to_string())
+            },
+            |_, made: &[Result<Generated, String>]| {
+                for one in made {
+                    let one = one.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+                    write_one(out, one, rules, format)?;
                 }
                 Ok(())
             },
         )
     })
+}
+
+/// One generated puzzle in `format`.
+fn write_one(
+    out: &mut (dyn Write + Send),
+    made: &Generated,
+    rules: RuleSet,
+    format: GenerateFormat,
+) -> std::io::Result<()> {
+    let regions = made.regions.map(|r| r.to_line()).unwrap_or_default();
+    match format {
+        GenerateFormat::Lines if regions.is_empty() => writeln!(out, "{}", made.puzzle.to_line()),
+        GenerateFormat::Lines => writeln!(out, "{} {regions}", made.puzzle.to_line()),
+        // A rule list holds commas: quoted.
+        GenerateFormat::Csv => writeln!(
+            out,
+            "{},{},\"{rules}\",{regions}",
+            made.puzzle.to_line(),
+            made.solution.to_line(),
+        ),
+    }
 }

@@ -9,14 +9,16 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use bulkdoku::dataset::{check_inputs, Driver, Summary, BATCH_SIZE};
+use bulkdoku::dataset::{check_inputs, Driver, Source, Summary, BATCH_SIZE};
 use bulkdoku::output::{self, OutputFormat};
 use bulkdoku::resume::{solve_jsonl_rows_done, solve_rows_done, RunRecord};
 use bulkdoku::row::Status;
 use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Tally};
 use bulkdoku::units::{duration, human_rate, rate};
 
-use crate::cli::{self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, ThreadArgs};
+use crate::cli::{
+    self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs,
+};
 use crate::cmd::open_output;
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -52,6 +54,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub progress: ProgressArgs,
+
+    #[command(flatten)]
+    pub rules: RulesArgs,
 
     /// Stop at the first solution (fastest; status `solved` instead of `unique`).
     #[arg(long, conflicts_with = "limit")]
@@ -101,11 +106,13 @@ pub struct Args {
 /// Run `bulkdoku solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limit = if args.first { 1 } else { args.limit };
-    let config = SolveConfig::default()
+    let rules = args.rules.rules;
+    let mut config = SolveConfig::default()
         .options(
             SolveOptions::default()
                 .limit(limit)
-                .all_solutions(args.all_solutions),
+                .all_solutions(args.all_solutions)
+                .rules(rules),
         )
         .keep(
             args.keep
@@ -134,12 +141,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     // Everything is checked before the output is touched.
     let inputs = args.input.inputs();
-    let input_options = args.input.options();
+    let input_options = args.input.options(rules);
     let sources = check_inputs(&inputs, &input_options)?;
     for source in sources.iter().flatten() {
         check_keep(source, &config.keep)?;
     }
-    output::check_solve_sink(format, &config.keep)?;
+    // The rules and regions of each row are written when any may be other than
+    // classic: by --rules, or by a rules or regions column of an input.
+    config = config
+        .variant_columns(!rules.is_classic() || sources.iter().flatten().any(has_variant_columns));
+    output::check_solve_sink(format, &config.extra_columns())?;
     let header = !args.no_header;
     let all_solutions = args.all_solutions;
     let mut opened = open_output(
@@ -160,8 +171,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
-    let mut sink =
-        output::solve_sink_grouped(format, writer, &config.keep, header, args.row_group_rows)?;
+    let mut sink = output::solve_sink_grouped(
+        format,
+        writer,
+        &config.extra_columns(),
+        header,
+        args.row_group_rows,
+    )?;
 
     let signals = Signals::install();
     let progress = Bar::new(
@@ -214,6 +230,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether a CSV input has a column of per-row rules or regions.
+pub fn has_variant_columns(source: &Source) -> bool {
+    source.headers.as_ref().is_some_and(|headers| {
+        headers
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case("rules") || h.eq_ignore_ascii_case("regions"))
+    })
+}
+
 /// The options that shape `solve`'s rows, as its run record keeps them.
 fn run_options(args: &Args, limit: u64, format: OutputFormat) -> BTreeMap<String, String> {
     let input = &args.input;
@@ -227,6 +252,11 @@ fn run_options(args: &Args, limit: u64, format: OutputFormat) -> BTreeMap<String
         ("--line-offset", input.line_offset.to_string()),
         ("--output-format", format!("{format:?}")),
         ("--no-header", args.no_header.to_string()),
+        ("--rules", args.rules.rules.to_string()),
+        (
+            "--regions-column",
+            input.regions_column.clone().unwrap_or_default(),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

@@ -20,10 +20,13 @@ use bulkdoku::input::InputOptions;
 use bulkdoku::output::file::{check_target, Output};
 use bulkdoku::output::{self, FindingRow, FindingSink, OutputFormat};
 use bulkdoku::resume::{Checkpoint, RunRecord};
+use bulkdoku::rules::Rule;
 use bulkdoku::units::{human_rate, rate};
 use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, Scratch};
 
-use crate::cli::{self, FindingsFormatArg, InputArgs, OutputArgs, ProgressArgs, ThreadArgs};
+use crate::cli::{
+    self, FindingsFormatArg, InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs,
+};
 use crate::cmd::{open_output, Opened};
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -55,7 +58,11 @@ pub struct Args {
     #[command(flatten)]
     pub progress: ProgressArgs,
 
-    /// Report puzzles equivalent to an earlier one under the Sudoku symmetries.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+
+    /// Report puzzles equivalent to an earlier one under the Sudoku symmetries (under
+    /// variant rules: the symmetries that keep the rules).
     #[arg(long)]
     pub isomorphs: bool,
 
@@ -220,7 +227,14 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 /// Run `bulkdoku verify`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let checks = Checks::new(args.isomorphs, args.minimal);
+    let rules = args.rules.rules;
+    if args.isomorphs && rules.contains(Rule::Jigsaw) {
+        bail!(
+            "--isomorphs does not apply to jigsaw puzzles: no symmetry of the grid keeps \
+             every region layout, and classic symmetries would be wrong"
+        );
+    }
+    let checks = Checks::new(args.isomorphs, args.minimal).rules(rules);
     let with_file = args.input.files.len() > 1;
     let format = cli::output_format(
         args.output_format.map(OutputFormat::from),
@@ -237,7 +251,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     // Everything is checked before any output is touched.
     let inputs = args.input.inputs();
-    let input_options = args.input.options();
+    let input_options = args.input.options(rules);
     let sources = check_inputs(&inputs, &input_options)?;
     for source in sources.iter().flatten() {
         Columns::find(
@@ -467,6 +481,11 @@ fn run_options(args: &Args, format: OutputFormat) -> BTreeMap<String, String> {
         ("--line-offset", input.line_offset.to_string()),
         ("--no-header", args.no_header.to_string()),
         ("--output-format", format!("{format:?}")),
+        ("--rules", args.rules.rules.to_string()),
+        (
+            "--regions-column",
+            input.regions_column.clone().unwrap_or_default(),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

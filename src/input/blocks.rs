@@ -60,6 +60,8 @@ impl RecordReader for GridReader {
         record.cells.clear();
         record.fields.clear();
         record.error = None;
+        record.rules.clear();
+        record.regions.clear();
         if let Some(line) = self.pending.take() {
             not_a_row(record, line, self.buf.trim_ascii());
             return Ok(true);
@@ -68,12 +70,22 @@ impl RecordReader for GridReader {
         // The first row whose width is wrong: (row number, its cell count).
         let mut ragged: Option<(usize, usize)> = None;
         loop {
-            match read_line(&mut self.stream.reader, &mut self.buf, MAX_LINE) {
-                Ok(Some(_)) => {}
+            let truncated = match read_line(&mut self.stream.reader, &mut self.buf, MAX_LINE) {
+                Ok(Some(truncated)) => truncated,
                 Ok(None) => break,
                 Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
-            }
+            };
             self.line += 1;
+            if truncated {
+                // Too long to be a row, whatever it holds: a record of its own.
+                if rows > 0 {
+                    self.pending = Some(self.line);
+                    self.buf.clear();
+                    break;
+                }
+                not_a_row(record, self.line, b"");
+                return Ok(true);
+            }
             let text = self.buf.trim_ascii();
             if text.first() == Some(&b'#') {
                 continue;

@@ -77,6 +77,8 @@ impl BoardReader {
 impl RecordReader for BoardReader {
     fn read_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
         record.fields.clear();
+        record.rules.clear();
+        record.regions.clear();
         while self.parser.ready.is_empty() && !self.eof {
             self.scan()?;
         }
@@ -131,6 +133,8 @@ struct Frame {
     more_rows: usize,
     /// A board closed inside it: it is a container.
     has_boards: bool,
+    /// Line of its first scalar or first row (0 before it has any).
+    content_line: u64,
     /// The first problem found inside it.
     error: Option<String>,
 }
@@ -298,7 +302,10 @@ impl Parser {
             return;
         };
         top.scalars += 1;
-        if top.cells.len() >= MAX_RECORD {
+        if top.content_line == 0 {
+            top.content_line = self.line;
+        }
+        if top.cells.len() + self.token.len().max(1) > MAX_RECORD {
             top.note(|| format!("board literal longer than {MAX_RECORD} bytes"));
         } else if self.token_len == 1 {
             top.cells.push(self.token[0]);
@@ -367,15 +374,29 @@ impl Parser {
         if let Some(message) = forced {
             frame.note(|| message.to_string());
         }
-        if !frame.widths.is_empty() {
+        if frame.has_boards {
+            // A list of boards. Cells or rows of its own, besides them, are data that is
+            // no board: a record of its own, not lost (and after the boards before it).
+            if frame.scalars > 0 || !frame.widths.is_empty() {
+                frame.line = frame.content_line;
+                frame.note(|| "board literal: cells outside any board".to_string());
+                self.emit(frame);
+            }
+            if let Some(parent) = self.stack.last_mut() {
+                parent.has_boards = true;
+            }
+        } else if !frame.widths.is_empty() {
             self.emit(frame);
             if let Some(parent) = self.stack.last_mut() {
                 parent.has_boards = true;
             }
-        } else if !frame.has_boards {
+        } else {
             // A row.
             match self.stack.last_mut() {
                 Some(parent) => {
+                    if parent.content_line == 0 {
+                        parent.content_line = frame.line;
+                    }
                     let room = MAX_RECORD.saturating_sub(parent.cells.len());
                     if frame.cells.len() > room {
                         parent.note(|| format!("board literal longer than {MAX_RECORD} bytes"));

@@ -22,13 +22,18 @@ pub(crate) struct CsvReader {
     bytes: ByteCount,
     headers: Vec<String>,
     column: usize,
+    /// The `rules` column and the regions column, when the header has them.
+    rules: Option<usize>,
+    regions: Option<usize>,
     row: ::csv::ByteRecord,
 }
 
 impl CsvReader {
-    /// Read the header and find the puzzle column: `column` if given (exact name, else
-    /// ignoring case), else the first of [`PUZZLE_COLUMNS`].
-    pub(crate) fn new(stream: Stream, column: Option<&str>) -> anyhow::Result<Self> {
+    /// Read the header and find the puzzle column: `options.column` if given (exact
+    /// name, else ignoring case), else the first of [`PUZZLE_COLUMNS`]; and the
+    /// variant columns, `rules` and `regions` (or `options.regions_column`).
+    pub(crate) fn new(stream: Stream, options: &super::InputOptions) -> anyhow::Result<Self> {
+        let column = options.column.as_deref();
         let Stream {
             name,
             reader,
@@ -45,7 +50,7 @@ impl CsvReader {
             Err(e) => return Err(csv_error(&name, reader.get_mut(), e)),
         };
         let after_header = reader.position().byte();
-        reader.get_mut().record_start = after_header;
+        reader.get_mut().set_record_start(after_header);
         let headers: Vec<String> = header
             .iter()
             .map(|f| String::from_utf8_lossy(f).into_owned())
@@ -78,12 +83,24 @@ impl CsvReader {
                     )
                 })?,
         };
+        let regions = match &options.regions_column {
+            Some(wanted) => Some(find(wanted).with_context(|| {
+                format!(
+                    "{name}:{line}: --regions-column: no column named {wanted:?} (columns: {})",
+                    headers.join(", ")
+                )
+            })?),
+            None => find("regions"),
+        };
+        let rules = find("rules");
         Ok(CsvReader {
             reader,
             name,
             bytes,
             headers,
             column: found,
+            rules,
+            regions,
             row: ::csv::ByteRecord::new(),
         })
     }
@@ -93,8 +110,8 @@ impl CsvReader {
 fn csv_error<R: Read>(name: &str, index: &mut LineIndex<R>, err: ::csv::Error) -> anyhow::Error {
     if let ::csv::ErrorKind::Io(e) = err.kind() {
         if e.get_ref().is_some_and(|e| e.is::<TooLong>()) {
-            // The record that never ends starts where the last one ended.
-            let line = index.line_at(index.record_start);
+            // The record that never ends starts where its content does.
+            let line = index.line_at(index.content_start);
             return anyhow::anyhow!(
                 "{name}:{line}: broken CSV: the record starting here runs over {MAX_RECORD} \
                  bytes (a quote opened here and never closed?)"
@@ -130,7 +147,7 @@ impl RecordReader for CsvReader {
         let start = self.row.position().map_or(0, ::csv::Position::byte);
         record.line = self.reader.get_mut().line_at(start);
         let end = self.reader.position().byte();
-        self.reader.get_mut().record_start = end;
+        self.reader.get_mut().set_record_start(end);
         // The `csv` crate reads a quote that is never closed as one field running to
         // the end of the file, rows and all. A puzzle never spans lines, and a quoted
         // multi-line field that holds commas is far more likely such a swallowed run of
@@ -151,6 +168,15 @@ impl RecordReader for CsvReader {
             }
         }
         record.cells.extend_from_slice(&self.row[self.column]);
+        for (column, into) in [
+            (self.rules, &mut record.rules),
+            (self.regions, &mut record.regions),
+        ] {
+            into.clear();
+            if let Some(i) = column {
+                into.extend_from_slice(&self.row[i]);
+            }
+        }
         // Reuse the field strings' allocations from the previous row.
         record.fields.truncate(self.row.len());
         for (i, field) in self.row.iter().enumerate() {
@@ -203,10 +229,16 @@ struct LineIndex<R> {
     current_start: u64,
     current_len: u64,
     current_first: u8,
-    /// Where the record being read starts (where the last one ended): reading more
-    /// than [`MAX_RECORD`] bytes (and the `csv` reader's read-ahead) past it is
-    /// [`TooLong`].
+    /// Where the record being read starts (where the last one ended).
     record_start: u64,
+    /// Where its content starts: past the blank and comment lines after
+    /// `record_start`. Reading more than [`MAX_RECORD`] bytes (and the `csv` reader's
+    /// read-ahead) past it is [`TooLong`].
+    content_start: u64,
+    /// The input ended (and a missing last line end was supplied).
+    ended: bool,
+    /// The last byte read was a line end (or nothing was read).
+    at_line_start: bool,
 }
 
 /// A CSV record that runs over [`MAX_RECORD`] bytes: a quote never closed reads the
@@ -236,6 +268,9 @@ impl<R> LineIndex<R> {
             current_len: 0,
             current_first: 0,
             record_start: 0,
+            content_start: 0,
+            ended: false,
+            at_line_start: true,
         }
     }
 
@@ -256,6 +291,35 @@ impl<R> LineIndex<R> {
         self.current_len += part.len() as u64;
     }
 
+    /// The record being read starts at byte `at`: the guard against endless records
+    /// counts from its first line that is not blank or a comment.
+    fn set_record_start(&mut self, at: u64) {
+        self.record_start = at;
+        self.content_start = at;
+        let lines: Vec<(u64, bool)> = self.lines.iter().copied().collect();
+        for (i, &(start, skipped)) in lines.iter().enumerate() {
+            if start + 1 < self.content_start {
+                continue;
+            }
+            let next = lines.get(i + 1).map_or(self.current_start, |&(s, _)| s);
+            if !self.skip_past(start, skipped, next) {
+                break;
+            }
+        }
+    }
+
+    /// If the complete line from `start` to `next` is skipped by `csv` and comes right
+    /// at the content start (a CRLF may leave that one byte short), move the content
+    /// start past it. Returns whether it moved.
+    fn skip_past(&mut self, start: u64, skipped: bool, next: u64) -> bool {
+        let at_content = start <= self.content_start + 1 && next > self.content_start;
+        if skipped && at_content {
+            self.content_start = next;
+            return true;
+        }
+        false
+    }
+
     /// The 1-based line of the record `csv` reports as starting at byte `start`.
     fn line_at(&mut self, start: u64) -> u64 {
         while self.lines.front().is_some_and(|&(s, _)| s < start) {
@@ -273,17 +337,32 @@ impl<R> LineIndex<R> {
 
 impl<R: Read> Read for LineIndex<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.offset - self.record_start > MAX_RECORD as u64 + READ_AHEAD {
+        if self.offset.saturating_sub(self.content_start) > MAX_RECORD as u64 + READ_AHEAD {
             return Err(io::Error::new(io::ErrorKind::InvalidData, TooLong));
         }
-        let n = self.inner.read(buf)?;
+        let mut n = if self.ended { 0 } else { self.inner.read(buf)? };
+        if n == 0 && !self.ended {
+            self.ended = true;
+            // The last line without a line end: supply one, so that `csv` treats it as
+            // every other line (it reads a final `#` line without one as a record).
+            if !self.at_line_start && !buf.is_empty() {
+                buf[0] = b'\n';
+                n = 1;
+            }
+        }
+        if n == 0 {
+            return Ok(0);
+        }
         let data = &buf[..n];
+        self.at_line_start = data[n - 1] == b'\n';
         let mut from = 0;
         for newline in memchr::memchr_iter(b'\n', data) {
             self.extend(&data[from..newline]);
             let skipped = self.current_skipped();
-            self.lines.push_back((self.current_start, skipped));
+            let start = self.current_start;
+            self.lines.push_back((start, skipped));
             self.current_start = self.offset + newline as u64 + 1;
+            self.skip_past(start, skipped, self.current_start);
             self.current_len = 0;
             self.current_first = 0;
             from = newline + 1;

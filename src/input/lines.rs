@@ -22,16 +22,20 @@ pub(crate) struct LinesReader {
     line: u64,
     /// The first meaningful line is a header naming the puzzle column: skip it.
     skip_header: bool,
+    /// A line's second field is its jigsaw regions (`PUZZLE REGIONS`).
+    regions_field: bool,
 }
 
 impl LinesReader {
     /// A reader of `stream`; `skip_header` when its first meaningful line is a
-    /// CSV-style header (`puzzle`) rather than a record.
-    pub(crate) fn new(stream: Stream, skip_header: bool) -> Self {
+    /// CSV-style header (`puzzle`) rather than a record; `regions_field` when a line's
+    /// second field holds its jigsaw regions.
+    pub(crate) fn new(stream: Stream, skip_header: bool, regions_field: bool) -> Self {
         LinesReader {
             stream,
             line: 0,
             skip_header,
+            regions_field,
         }
     }
 
@@ -40,6 +44,13 @@ impl LinesReader {
     fn take_slow_line(&self, record: &mut Record, truncated: bool) -> bool {
         let text = &record.cells;
         let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+            if truncated {
+                // Blanks for as far as it was kept, and then more: not a blank line.
+                record.cells.clear();
+                record.error = Some(too_long());
+                record.line = self.line;
+                return true;
+            }
             return false;
         };
         if text[start] == b'#' {
@@ -47,9 +58,13 @@ impl LinesReader {
         }
         let end = start + token_len(&text[start..]);
         if truncated && end == text.len() {
-            record.error = Some(format!(
-                "line longer than {MAX_LINE} bytes, expected 81 cells"
-            ));
+            record.error = Some(too_long());
+        }
+        if self.regions_field {
+            record.regions.clear();
+            record
+                .regions
+                .extend_from_slice(second_field(&record.cells[end..]));
         }
         record.cells.truncate(end);
         record.cells.drain(..start);
@@ -85,6 +100,8 @@ impl LinesReader {
     fn read_line_record(&mut self, record: &mut Record) -> anyhow::Result<bool> {
         record.fields.clear();
         record.error = None;
+        record.rules.clear();
+        record.regions.clear();
         loop {
             // Fast path: the whole line is in the buffer; copy only its first token.
             let buf = match self.stream.reader.fill_buf() {
@@ -111,8 +128,12 @@ impl LinesReader {
                     }
                     Some(first) if !first.is_ascii_whitespace() => {
                         self.line += 1;
+                        let end = token_len(line);
                         record.cells.clear();
-                        record.cells.extend_from_slice(&line[..token_len(line)]);
+                        record.cells.extend_from_slice(&line[..end]);
+                        if self.regions_field {
+                            record.regions.extend_from_slice(second_field(&line[end..]));
+                        }
                         record.line = self.line;
                         self.stream.reader.consume(newline + 1);
                         return Ok(true);
@@ -137,6 +158,25 @@ impl LinesReader {
             }
         }
     }
+}
+
+/// The second field of a line, given what follows its first token: after the
+/// delimiters, up to the next one (or a CR).
+fn second_field(rest: &[u8]) -> &[u8] {
+    let start = rest
+        .iter()
+        .position(|&b| !ends_token(b))
+        .unwrap_or(rest.len());
+    let rest = &rest[start..];
+    &rest[..rest
+        .iter()
+        .position(|&b| ends_token(b))
+        .unwrap_or(rest.len())]
+}
+
+/// The reason of a record cut at [`MAX_LINE`].
+fn too_long() -> String {
+    format!("line longer than {MAX_LINE} bytes, expected 81 cells")
 }
 
 /// Cells of a well-formed puzzle line.

@@ -94,6 +94,12 @@ pub struct Record {
     /// expected 9"`). When set, the caller reports it as the invalid reason; when `None`,
     /// the caller parses `cells` with [`crate::Grid::parse_puzzle`].
     pub error: Option<String>,
+    /// The record's own variant rules (a CSV `rules` column, e.g. `x,anti-knight`), as
+    /// found; empty when the input gives none.
+    pub rules: Vec<u8>,
+    /// The record's jigsaw regions (a CSV `regions` column, or the second field of a
+    /// line with [`InputOptions::regions_field`]), as found; empty when none.
+    pub regions: Vec<u8>,
 }
 
 /// What to read and how.
@@ -107,6 +113,11 @@ pub struct InputOptions {
     /// Added to every record's line: the first line of a piece cut from a larger file
     /// (`split -l`), less one, so that its rows name the lines of the whole file.
     pub line_offset: u64,
+    /// The CSV column of the jigsaw regions (default: `regions`, when there is one).
+    pub regions_column: Option<String>,
+    /// In one-puzzle-per-line input, a line's second field (after a delimiter) is its
+    /// jigsaw regions: `PUZZLE REGIONS`.
+    pub regions_field: bool,
 }
 
 impl InputOptions {
@@ -124,6 +135,18 @@ impl InputOptions {
     /// Add `offset` to every record's line.
     pub fn line_offset(mut self, offset: u64) -> InputOptions {
         self.line_offset = offset;
+        self
+    }
+
+    /// Take the jigsaw regions from the CSV column `name`.
+    pub fn regions_column(mut self, name: impl Into<String>) -> InputOptions {
+        self.regions_column = Some(name.into());
+        self
+    }
+
+    /// Read a line's second field as its jigsaw regions (one-puzzle-per-line input).
+    pub fn regions_field(mut self, yes: bool) -> InputOptions {
+        self.regions_field = yes;
         self
     }
 
@@ -193,6 +216,14 @@ fn reader_for(
             header: false,
         },
     };
+    if let (Some(column), false) = (&options.regions_column, detected.format == InputFormat::Csv) {
+        anyhow::bail!(
+            "{}: --regions-column {column:?} needs CSV input with a header row (this input \
+             is read as {})",
+            stream.name,
+            detected.format
+        );
+    }
     if let (Some(column), false) = (&options.column, detected.format == InputFormat::Csv) {
         anyhow::bail!(
             "{}: --column {column:?} needs CSV input with a header row (this input is read \
@@ -202,10 +233,12 @@ fn reader_for(
         );
     }
     Ok(match detected.format {
-        InputFormat::Auto | InputFormat::Lines => {
-            Box::new(lines::LinesReader::new(stream, detected.header))
-        }
-        InputFormat::Csv => Box::new(csv::CsvReader::new(stream, options.column.as_deref())?),
+        InputFormat::Auto | InputFormat::Lines => Box::new(lines::LinesReader::new(
+            stream,
+            detected.header,
+            options.regions_field,
+        )),
+        InputFormat::Csv => Box::new(csv::CsvReader::new(stream, options)?),
         InputFormat::Grid => Box::new(blocks::GridReader::new(stream)),
         InputFormat::Board => Box::new(board::BoardReader::new(stream)),
     })

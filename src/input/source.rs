@@ -17,8 +17,14 @@ use anyhow::Context;
 use super::detect::SAMPLE_LINES;
 
 /// Capacity of the buffer the readers scan. Large, so that the per-line cost is a scan
-/// of memory, not a system call.
-const BUFFER: usize = 1 << 20;
+/// of memory, not a system call; not so large that opening a small input costs much
+/// (a fresh buffer is zero-filled page by page).
+const BUFFER: usize = 256 * 1024;
+
+/// Bytes of raw input read before compression is sniffed: the magic bytes and, so that
+/// a decoder gets a first chunk of real size rather than 8 bytes alone (libzstd can
+/// then miss a damaged frame), what follows them.
+const PREFIX: usize = 64 * 1024;
 
 /// How much decompressed text format detection may look at, at most.
 const HEAD_LIMIT: usize = 1 << 20;
@@ -94,10 +100,16 @@ impl Stream {
             inner: raw,
             consumed: Arc::clone(&consumed),
         };
-        let magic = read_up_to(&mut raw, 8).with_context(|| format!("{name}: cannot read"))?;
-        let compression = Compression::sniff(&magic)
+        let prefix = if interactive {
+            // Someone typing: do not wait for more than the magic bytes could need.
+            read_up_to(&mut raw, 8)
+        } else {
+            read_up_to(&mut raw, PREFIX)
+        }
+        .with_context(|| format!("{name}: cannot read"))?;
+        let compression = Compression::sniff(&prefix)
             .map_err(|what| anyhow::anyhow!("{name}: {what} input is not supported"))?;
-        let raw = Cursor::new(magic).chain(raw);
+        let raw = Cursor::new(prefix).chain(raw);
         let decoder: Box<dyn Read + Send> = match compression {
             Compression::None => Box::new(raw),
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
@@ -114,12 +126,17 @@ impl Stream {
             }),
         };
         let mut decoded = LoneCr::new(decoder);
-        let (mut head, whole) =
-            read_head(&mut decoded, interactive).map_err(|e| read_error(name, 1, e))?;
+        // An error while the head is read (damage near the start) is not reported yet:
+        // the records before it are read first, then the reader meets the error.
+        let (mut head, whole, failed) = read_head(&mut decoded, interactive);
         if head.starts_with(b"\xEF\xBB\xBF") {
             head.drain(..3);
         }
-        let reader: Box<dyn Read + Send> = Box::new(Cursor::new(head.clone()).chain(decoded));
+        let rest: Box<dyn Read + Send> = match failed {
+            Some(err) => Box::new(Failed(Some(err))),
+            None => Box::new(decoded),
+        };
+        let reader: Box<dyn Read + Send> = Box::new(Cursor::new(head.clone()).chain(rest));
         let stream = Stream {
             name: name.to_string(),
             reader: BufReader::with_capacity(BUFFER, reader),
@@ -310,17 +327,24 @@ fn read_up_to(reader: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
 /// samples, or for a terminal the first meaningful (non-blank, non-comment) line, so
 /// that someone typing a puzzle is not kept waiting. True with them when they are the
 /// whole input.
-fn read_head(reader: &mut dyn Read, interactive: bool) -> io::Result<(Vec<u8>, bool)> {
+fn read_head(reader: &mut dyn Read, interactive: bool) -> (Vec<u8>, bool, Option<io::Error>) {
     let wanted = if interactive { 1 } else { SAMPLE_LINES };
-    let mut head = vec![0u8; HEAD_LIMIT];
+    // Grown as needed: most samples are a small part of the limit.
+    let mut head = vec![0u8; HEAD_LIMIT.min(64 * 1024)];
     let (mut len, mut whole) = (0, false);
     // Complete meaningful lines so far, and where the line being read starts.
     let (mut lines, mut line_start) = (0, 0);
     while len < HEAD_LIMIT && lines < wanted {
+        if len == head.len() {
+            head.resize((2 * len).min(HEAD_LIMIT), 0);
+        }
         let n = match reader.read(&mut head[len..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => {
+                head.truncate(len);
+                return (head, false, Some(e));
+            }
         };
         if n == 0 {
             whole = true;
@@ -334,7 +358,19 @@ fn read_head(reader: &mut dyn Read, interactive: bool) -> io::Result<(Vec<u8>, b
         len += n;
     }
     head.truncate(len);
-    Ok((head, whole))
+    (head, whole, None)
+}
+
+/// A reader that fails with an error met earlier, once, then ends.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(err) => Err(err),
+            None => Ok(0),
+        }
+    }
 }
 
 /// Whether a line is neither blank nor a `#` comment (a BOM before it ignored).

@@ -229,6 +229,8 @@ fn lines_reader_reuses_the_record_and_clears_stale_state() {
         cells: b"junk".to_vec(),
         fields: vec!["stale".into()],
         error: Some("stale".into()),
+        rules: b"x".to_vec(),
+        regions: b"stale".to_vec(),
     };
     assert!(reader.read_record(&mut record).unwrap());
     assert_eq!(
@@ -236,8 +238,7 @@ fn lines_reader_reuses_the_record_and_clears_stale_state() {
         Record {
             line: 1,
             cells: POJ.as_bytes().to_vec(),
-            fields: vec![],
-            error: None
+            ..Record::default()
         }
     );
 }
@@ -946,4 +947,105 @@ fn column_on_input_that_is_not_csv_is_an_error() {
     let msg = format!("{err:#}");
     assert!(msg.contains("--column \"puzzle\" needs CSV input"), "{msg}");
     assert!(msg.contains("read as lines"), "{msg}");
+}
+
+// ---- what fuzzing found (fuzz/FINDINGS.md) ----
+
+#[test]
+fn damage_near_the_start_keeps_the_records_before_it() {
+    let text = format!("{POJ}\n{LUOGU}\n{ZERO_ROWS}\n");
+    let gz = gzip(text.as_bytes());
+    // With a checksum after the data: cut one byte short, the data is whole.
+    let zst = {
+        let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(text.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    for (format, cut) in [
+        ("gzip", &gz[..gz.len() - 8]),
+        ("zstd", &zst[..zst.len() - 1]),
+    ] {
+        let file = write_temp(cut);
+        let (got, msg) = read_until_error(file.path());
+        assert_eq!(
+            got,
+            vec![rec(1, POJ), rec(2, LUOGU), rec(3, ZERO_ROWS)],
+            "{format}"
+        );
+        let name = file.path().display().to_string();
+        assert!(
+            msg.starts_with(&format!("{name}:4: corrupt {format} data")),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
+fn a_zstd_frame_shorter_than_it_says_is_corrupt() {
+    let file = write_temp(&[0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x01, 0x01, 0x00, 0x00]);
+    let (got, msg) = read_until_error(file.path());
+    assert!(got.is_empty());
+    assert!(msg.contains("corrupt zstd data"), "{msg:?}");
+}
+
+#[test]
+fn a_line_of_blanks_longer_than_the_cap_is_a_record() {
+    let mut text = vec![b' '; MAX_RECORD];
+    text.extend_from_slice(format!("{POJ}\n{POJ}\n").as_bytes());
+    let (_, got) = read_with(&text, &forced(InputFormat::Lines)).unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].line, 1);
+    assert!(got[0].error.as_deref().unwrap().contains("longer than"));
+    assert_eq!(got[1], rec(2, POJ));
+    let (_, got) = read_with(&text, &forced(InputFormat::Grid)).unwrap();
+    assert_eq!(got[0].line, 1);
+    assert!(got[0].error.is_some());
+}
+
+#[test]
+fn csv_comments_and_blank_lines_are_not_a_record_too_long() {
+    let mut text = format!("id,puzzle\n1,{POJ}\n");
+    text.push_str(&"# a comment\n".repeat(20_000));
+    text.push_str(&"\n".repeat(100_000));
+    text.push_str(&format!("2,{LUOGU}\r\n"));
+    text.push_str(&"# another\r\n".repeat(20_000));
+    text.push_str(&format!("3,{POJ}\n# the end, without a line end"));
+    let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [2, 120_003, 140_004]);
+    assert_eq!(got[1].cells, LUOGU);
+    // A last comment line without a line end is a comment, not a record.
+    let text = format!("puzzle\n{POJ}\n#abc");
+    let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, POJ)]);
+}
+
+#[test]
+fn board_records_stay_in_line_order_and_cells_beside_boards_are_kept() {
+    let opts = forced(InputFormat::Board);
+    let (_, got) = read_with(b"[\n[[\"1\"]],\n[\"2\"]\n]\n", &opts).unwrap();
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [2, 3]);
+    assert_eq!(
+        got[1].error.as_deref(),
+        Some("board literal: cells outside any board")
+    );
+    let text = b"[\n[[\"1\"]],\n\"5\",\"6\",\"7\",\"8\",\"9\",\"1\",\"2\",\"3\",\"4\"\n]\n";
+    let (_, got) = read_with(text, &opts).unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[1].line, got[1].cells.as_str()), (3, "567891234"));
+}
+
+#[test]
+fn a_board_record_never_passes_the_cap() {
+    let mut text = b"[".to_vec();
+    for _ in 0..MAX_RECORD - 1 {
+        text.extend_from_slice(b"1,");
+    }
+    text.extend_from_slice(b"\"1234567890123456\"]");
+    let (_, got) = read_with(&text, &forced(InputFormat::Board)).unwrap();
+    assert_eq!(got.len(), 1);
+    assert!(got[0].cells.len() <= MAX_RECORD, "{}", got[0].cells.len());
 }

@@ -7,6 +7,10 @@
 //! power loss) leaves `NAME` as it was and its rows in `NAME.partial`, where `--resume`
 //! finds them. Nothing is created or truncated before the caller has checked its inputs
 //! and arguments: opening is the last step before the work.
+//!
+//! A path that names something other than a regular file (`/dev/null`, a named pipe,
+//! `/dev/stdout`) is written in place: there is nothing to keep whole there, and
+//! renaming a file over a device would replace the device.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -23,6 +27,8 @@ pub struct Output {
 #[derive(Debug)]
 enum Target {
     Stdout,
+    /// A device or pipe named by a path, written in place.
+    Special(File),
     File {
         /// The name the output gets when it is finished.
         path: PathBuf,
@@ -59,6 +65,15 @@ impl Output {
                 target: Target::Stdout,
             });
         };
+        if is_special(path) {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            return Ok(Output {
+                target: Target::Special(file),
+            });
+        }
         check_writable_dir(path)?;
         let partial = partial_path(path);
         let file = File::create(&partial)
@@ -80,6 +95,9 @@ impl Output {
         path: &Path,
         keep: impl FnOnce(&mut File) -> anyhow::Result<u64>,
     ) -> anyhow::Result<Option<Output>> {
+        if is_special(path) {
+            bail!("{}: not a regular file: nothing to resume", path.display());
+        }
         let partial = partial_path(path);
         let from = if partial.exists() {
             partial.clone()
@@ -117,7 +135,7 @@ impl Output {
     pub fn writer(&self) -> io::Result<Box<dyn Write + Send>> {
         Ok(match &self.target {
             Target::Stdout => Box::new(io::stdout()),
-            Target::File { file, .. } => Box::new(file.try_clone()?),
+            Target::Special(file) | Target::File { file, .. } => Box::new(file.try_clone()?),
         })
     }
 
@@ -125,7 +143,7 @@ impl Output {
     /// output).
     pub fn partial(&self) -> Option<&Path> {
         match &self.target {
-            Target::Stdout => None,
+            Target::Stdout | Target::Special(_) => None,
             Target::File { partial, .. } => Some(partial),
         }
     }
@@ -134,7 +152,7 @@ impl Output {
     /// the writer.
     pub fn len(&self) -> io::Result<u64> {
         match &self.target {
-            Target::Stdout => Ok(0),
+            Target::Stdout | Target::Special(_) => Ok(0),
             Target::File { file, .. } => Ok(file.metadata()?.len()),
         }
     }
@@ -154,6 +172,12 @@ impl Output {
         }
         Ok(())
     }
+}
+
+/// Whether `path` exists and is neither a regular file nor a directory: a device, a
+/// named pipe, a socket.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Fail early, naming the path, when `path`'s directory does not exist or `path` is
@@ -262,5 +286,18 @@ mod tests {
         check_target(&dir.path().join("new.csv"), "-o", &inputs).unwrap();
         assert!(!dir.path().join("new.csv").exists());
         assert_eq!(std::fs::read_to_string(&input).unwrap(), "x\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_written_in_place_never_replaced() {
+        let null = Path::new("/dev/null");
+        let out = Output::create(Some(null)).unwrap();
+        out.writer().unwrap().write_all(b"rows\n").unwrap();
+        assert!(out.partial().is_none());
+        out.finish().unwrap();
+        let meta = std::fs::metadata(null).unwrap();
+        assert!(!meta.is_file(), "/dev/null was replaced by a file");
+        assert!(Output::resume(null, |_| Ok(0)).is_err());
     }
 }

@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use super::{Kept, SolveSink};
 use crate::grid::{Grid, CELLS};
 use crate::row::SolveRow;
+use crate::rules::{record_rules, RuleSet, Variants};
 use crate::units::duration;
 
 /// Writes `solve` rows as boxed grids.
@@ -31,10 +32,10 @@ impl<W: Write> SolveGrid<W> {
 }
 
 impl<W: Write + Send> SolveSink for SolveGrid<W> {
-    fn write(&mut self, row: &SolveRow<'_>, _kept: Kept<'_>) -> io::Result<()> {
+    fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()> {
         // One record's picture is built whole and written at once, so that an
         // interrupted run never ends inside a picture.
-        let text = picture(row);
+        let text = picture(row, kept.variant());
         self.out.write_all(text.as_bytes())
     }
 
@@ -43,8 +44,9 @@ impl<W: Write + Send> SolveSink for SolveGrid<W> {
     }
 }
 
-/// The picture of one row.
-fn picture(row: &SolveRow<'_>) -> String {
+/// The picture of one row; `variant` its rules and regions, when the run has them:
+/// then its grids show the regions' borders and mark diagonal and window cells.
+fn picture(row: &SolveRow<'_>, variant: Option<(&str, &str)>) -> String {
     let mut s = String::with_capacity(1024);
     let _ = write!(
         s,
@@ -53,6 +55,17 @@ fn picture(row: &SolveRow<'_>) -> String {
         row.line,
         row.status
     );
+    let table = variant.and_then(|(rules, regions)| {
+        let rules = record_rules(rules.as_bytes(), regions.as_bytes(), RuleSet::CLASSIC).ok()?;
+        (!rules.is_classic()).then(|| Variants::default().get(&rules).clone())
+    });
+    if let Some(table) = &table {
+        let _ = write!(s, "  rules={}", table.rules());
+    }
+    let boxed = |g: &Grid| match &table {
+        Some(table) => table.to_boxed(g),
+        None => g.to_boxed(),
+    };
     if !row.error.is_empty() {
         let _ = writeln!(s, "  {}", escape_controls(&row.error));
         let _ = writeln!(s, "  {}", escape_controls(&row.puzzle));
@@ -69,11 +82,17 @@ fn picture(row: &SolveRow<'_>) -> String {
     );
     match (line_grid(&row.puzzle), line_grid(&row.solution)) {
         (Some(p), Some(sol)) => {
-            for (a, b) in p.to_boxed().lines().zip(sol.to_boxed().lines()) {
-                let _ = writeln!(s, "{a}   {b}");
+            let (p, sol) = (boxed(&p), boxed(&sol));
+            for (a, b) in p.lines().zip(sol.lines()) {
+                // A legend under the grids is said once.
+                if a.starts_with(['+', '|']) {
+                    let _ = writeln!(s, "{a}   {b}");
+                } else {
+                    let _ = writeln!(s, "{a}");
+                }
             }
         }
-        (Some(p), None) => s.push_str(&p.to_boxed()),
+        (Some(p), None) => s.push_str(&boxed(&p)),
         _ => {
             let _ = writeln!(s, "  {}", escape_controls(&row.puzzle));
         }

@@ -85,26 +85,52 @@ impl OutputFormat {
 /// being built stays small in memory (tens of MB), enough for readers to scan fast.
 pub const ROW_GROUP_ROWS: usize = 1 << 18;
 
-/// The copied-through (`--keep`) columns of one row: a record's CSV fields at the kept
-/// positions.
+/// The columns of one row after the fixed ones: its rules and regions (when the run
+/// writes them, see [`VARIANT_COLUMNS`]), then the copied-through (`--keep`) columns,
+/// a record's CSV fields at the kept positions.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kept<'a> {
+    variant: Option<(&'a str, &'a str)>,
     fields: &'a [String],
     positions: &'a [usize],
 }
 
+/// The names of the variant columns, written after the fixed ones when a run may hold
+/// records under rules other than classic.
+pub const VARIANT_COLUMNS: [&str; 2] = ["rules", "regions"];
+
 impl<'a> Kept<'a> {
     /// The fields at `positions` of `fields` (empty text where a row is short).
     pub fn new(fields: &'a [String], positions: &'a [usize]) -> Kept<'a> {
-        Kept { fields, positions }
+        Kept {
+            variant: None,
+            fields,
+            positions,
+        }
     }
 
-    /// The kept values, in column order.
+    /// These columns, after the record's `rules` and `regions`.
+    pub fn with_variant(mut self, rules: &'a str, regions: &'a str) -> Kept<'a> {
+        self.variant = Some((rules, regions));
+        self
+    }
+
+    /// The record's rules and regions, when the run writes them.
+    pub fn variant(&self) -> Option<(&'a str, &'a str)> {
+        self.variant
+    }
+
+    /// The values, in column order.
     pub fn iter(&self) -> impl Iterator<Item = &'a str> + Clone + 'a {
         let fields = self.fields;
-        self.positions
-            .iter()
-            .map(move |&i| fields.get(i).map_or("", String::as_str))
+        self.variant
+            .into_iter()
+            .flat_map(|(rules, regions)| [rules, regions])
+            .chain(
+                self.positions
+                    .iter()
+                    .map(move |&i| fields.get(i).map_or("", String::as_str)),
+            )
     }
 }
 
@@ -169,7 +195,8 @@ pub fn check_solve_sink(format: OutputFormat, keep: &[String]) -> anyhow::Result
     match format {
         OutputFormat::Csv => {}
         OutputFormat::Grid => {
-            if !keep.is_empty() {
+            // The variant columns are shown in the pictures; kept columns are not.
+            if keep.iter().any(|k| !VARIANT_COLUMNS.contains(&k.as_str())) {
                 anyhow::bail!("--keep does not apply to grid output");
             }
         }
@@ -228,6 +255,13 @@ fn check_names(fixed: &[&str], keep: &[String]) -> anyhow::Result<()> {
             );
         }
         if keep[..i].contains(name) {
+            if VARIANT_COLUMNS.contains(&name.as_str()) {
+                anyhow::bail!(
+                    "--keep {name}: the output has a `{name}` column of its own (each \
+                     record's rules and regions, written under variant rules); JSON Lines \
+                     and Parquet cannot hold two columns of one name"
+                );
+            }
             anyhow::bail!("--keep names `{name}` twice");
         }
     }
@@ -293,6 +327,7 @@ pub fn write_solved(
             ticks,
             first,
             all,
+            ..
         } => {
             let status = Status::from_count(*solutions, first_only);
             let time_ns = rate.ns(*ticks);

@@ -14,6 +14,14 @@
 //! trying its lowest digit and keeping the other branch ("the other digit", or "not
 //! that digit" for a cell with more) on an explicit stack, so enumeration can stop and
 //! resume at every solution.
+//! Puzzles that are still wide open when they first need a guess (very hard ones) switch
+//! to a heavy mode, after the idea of tdoku's triad reasoning: propagation adds the triad
+//! rules (a minirow or minicolumn holds exactly three digits) on a per-digit summary of
+//! segments and columns, and the search branches on a digit's placement in a band or
+//! stack (which row takes which box, which band takes which column) with two placements
+//! left, in the band or stack with the fewest placements in all. That makes as few
+//! guesses as tdoku; the light search stays for the rest, whose few guesses it makes
+//! more cheaply.
 //! Count-only searches that may count many solutions fill two bands first and count
 //! the ways to fill the third in closed form (`band.rs`); those that stop at one or
 //! two finish positions with few open cells by a plain depth-first search (`tail.rs`).
@@ -48,6 +56,18 @@ const BAND_COUNT_FROM: u64 = 3;
 /// visiting the second is cheaper: the plain search of the tail (`tail.rs`) costs
 /// more than propagation when the whole rest of a tree must be ruled out.
 const COUNT_REST_FROM: u64 = 3;
+
+/// Searches whose position still has at least this many open cells when they first
+/// have to guess switch to heavy mode (see `State::enter_heavy`): the triad rules in
+/// propagation and branching on a digit's placement in a band or stack. On the very
+/// hard puzzles of `puzzles5_forum_hardest_1905_11+` (55 or more open cells at the
+/// first guess) that makes a quarter fewer guesses and is faster; on puzzles that open
+/// up less before their first guess (`puzzles7_serg_benchmark`: under 50) the light
+/// search is faster, its few guesses costing less each.
+const HEAVY_FROM_OPEN: u32 = 50;
+
+/// Never switch to heavy mode.
+const NEVER_HEAVY: u32 = u32::MAX;
 
 /// "No band": branch anywhere.
 const NO_BAND: usize = 3;
@@ -116,9 +136,17 @@ pub enum Uniqueness {
 
 /// A reusable solver: keeps its search stack between puzzles so that bulk solving does
 /// not allocate per puzzle.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Solver {
     stack: Vec<State>,
+    /// Open cells at the first guess from which a search goes heavy.
+    heavy_from: u32,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
 }
 
 impl Solver {
@@ -126,7 +154,16 @@ impl Solver {
     pub fn new() -> Solver {
         Solver {
             stack: Vec::with_capacity(81),
+            heavy_from: HEAVY_FROM_OPEN,
         }
+    }
+
+    /// Make searches switch to heavy mode from `open_cells` open cells at their first
+    /// guess (0: every search that guesses; above 81: never). For tests that compare
+    /// both modes with a reference; the default is what measured fastest.
+    #[doc(hidden)]
+    pub fn set_heavy_from(&mut self, open_cells: u32) {
+        self.heavy_from = open_cells;
     }
 
     /// Find up to `limit` solutions, keeping the first. With a limit of 3 or more the
@@ -167,7 +204,7 @@ impl Solver {
     #[inline(always)]
     fn solve_then_count_inline(&mut self, grid: &Grid, limit: u64) -> Outcome {
         let mut outcome = Outcome::NONE;
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack));
+        let mut search = Search::start(grid, std::mem::take(&mut self.stack), self.heavy_from);
         if search.next_solution() {
             outcome.first = Some(search.cur.solution_grid());
             outcome.solutions = 1;
@@ -209,7 +246,14 @@ impl Solver {
         if limit == 0 {
             return outcome;
         }
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack));
+        // Counting many solutions fills bands for the closed-form count: that wants the
+        // light search's cell branches and cheap nodes.
+        let heavy_from = if limit >= BAND_COUNT_FROM {
+            NEVER_HEAVY
+        } else {
+            self.heavy_from
+        };
+        let mut search = Search::start(grid, std::mem::take(&mut self.stack), heavy_from);
         if search.phase != Phase::Done {
             outcome.solutions = search.count_all(limit);
         }
@@ -265,7 +309,7 @@ impl Solver {
         if limit == 0 {
             return outcome;
         }
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack));
+        let mut search = Search::start(grid, std::mem::take(&mut self.stack), self.heavy_from);
         while search.next_solution() {
             found(&search.cur);
             outcome.solutions += 1;
@@ -310,7 +354,7 @@ pub fn count(grid: &Grid, limit: u64) -> Outcome {
 /// ```
 pub fn solutions(grid: &Grid) -> Solutions {
     Solutions {
-        search: Search::start(grid, Vec::with_capacity(81)),
+        search: Search::start(grid, Vec::with_capacity(81), HEAVY_FROM_OPEN),
     }
 }
 
@@ -355,6 +399,8 @@ struct Search {
     stack: Vec<State>,
     guesses: u64,
     phase: Phase,
+    /// Open cells at the first guess from which to go heavy.
+    heavy_from: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,7 +415,7 @@ enum Phase {
 
 impl Search {
     #[inline(always)]
-    fn start(grid: &Grid, mut stack: Vec<State>) -> Search {
+    fn start(grid: &Grid, mut stack: Vec<State>, heavy_from: u32) -> Search {
         stack.clear();
         // No closures here: they would not be inlined into the `*_fast` searches.
         let (cur, phase) = match State::from_grid(grid) {
@@ -381,6 +427,7 @@ impl Search {
             stack,
             guesses: 0,
             phase,
+            heavy_from,
         }
     }
 
@@ -502,6 +549,21 @@ impl Search {
     /// rest for later. Leaves `cur` to be settled.
     #[inline(always)]
     fn branch(&mut self, skip: usize) {
+        if self.guesses == 0 && self.cur.open_cells() >= self.heavy_from {
+            self.cur.enter_heavy();
+        }
+        if self.cur.is_heavy() {
+            if let Some((digit, first, second)) = self.cur.choose_placement(skip) {
+                self.guesses += 1;
+                self.stack.push(self.cur);
+                self.stack
+                    .last_mut()
+                    .expect("just pushed")
+                    .set_digit(digit, second);
+                self.cur.set_digit(digit, first);
+                return;
+            }
+        }
         let branch = self.cur.choose_branch(self.is_hard(), skip);
         let digit = branch.digits.trailing_zeros() as usize;
         self.guesses += 1;
@@ -571,8 +633,9 @@ mod tests {
 
     /// The search compiled for the baseline instruction set and the one compiled with
     /// bit-manipulation instructions are the same code: they must make the same guesses
-    /// and find the same solutions. (On a CPU with those instructions the public
-    /// functions always take the fast variant, so the portable one is exercised here.)
+    /// and find the same solutions, in light and in heavy mode. (On a CPU with those
+    /// instructions the public functions always take the fast variant, so the portable
+    /// one is exercised here.)
     #[test]
     fn portable_and_fast_variants_agree() {
         let puzzles = [
@@ -583,7 +646,11 @@ mod tests {
             ".................................................................................",
         ];
         let mut solver = Solver::new();
-        for text in puzzles {
+        for (text, heavy_from) in puzzles
+            .iter()
+            .flat_map(|t| [(t, HEAVY_FROM_OPEN), (t, 0), (t, NEVER_HEAVY)])
+        {
+            solver.set_heavy_from(heavy_from);
             let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
             for limit in [1, 2, 50] {
                 let portable = if limit >= COUNT_REST_FROM {

@@ -14,15 +14,19 @@
 //!   that cell.
 //!
 //! Besides these, cells with one candidate left (naked singles) are placed, and cells
-//! with two are remembered for branching. A slot is re-examined only when its word
+//! with two are remembered for branching. In heavy mode (see [`State::enter_heavy`])
+//! settling also keeps a per-digit summary of segments and columns, on which the triad
+//! rules ([`State::triads`]) and the choice of a placement to branch on
+//! ([`State::choose_placement`]) work three bands at a time. A slot is re-examined only when its word
 //! differs from the one last examined (`seen`), which makes the fixpoint cheap.
 //!
 //! The layout follows the idea of the JCZSolve family of solvers (candidates per digit
 //! and band, row/box tables); the code and tables here are our own.
 
 use super::tables::{
-    BAND, BAND_PEERS, COLUMN, CONSISTENT, FORCED, ONE_COLUMN_SEGMENTS, OTHER_BANDS_KEEP,
-    OWN_COLUMNS_KEEP, SEGMENTS, SEGMENT_CELLS,
+    BAND, BAND_PEERS, COLUMN, CONSISTENT, CONSISTENT_MAP, FORCED, ONE_COLUMN_SEGMENTS,
+    OTHER_BANDS_KEEP, OWN_COLUMNS_KEEP, PLACEMENTS, PLACEMENT_COUNT, PLACEMENT_SEGMENTS, SEGMENTS,
+    SEGMENT_CELLS,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -102,6 +106,12 @@ pub(crate) struct State {
     claim_digits: u32,
     /// Open cells with exactly two candidates, as of the last naked-single pass.
     pairs: [u32; 3],
+    /// Per digit, as last examined (kept up only in heavy mode): its segments in band
+    /// `b` (bit `row * 3 + box`) at bits `9b..9b + 9`, its columns in band `b` at bits
+    /// `32 + 9b..32 + 9b + 9`.
+    units: [u64; 9],
+    /// Heavy mode (see [`State::enter_heavy`]).
+    heavy: bool,
 }
 
 /// A found contradiction: this position has no solution.
@@ -138,6 +148,8 @@ impl State {
             unsolved_cells: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
             claim_digits: 0x1FF,
             pairs: [0; 3],
+            units: [0; 9],
+            heavy: false,
         };
         for digit in 0..9 {
             let k = slot(digit, 0);
@@ -263,28 +275,84 @@ impl State {
     }
 
     /// Propagate until nothing more follows without guessing. Column claiming (the
-    /// dearest rule, see [`State::claim_columns`]) runs only when `claim` is set.
+    /// dearest rule of the light mode, see [`State::claim_columns`]) runs only when
+    /// `claim` is set or in heavy mode; heavy mode adds the triad rules
+    /// ([`State::triads`]) when nothing else follows.
     ///
     /// Always inlined, like everything on the search path: the search is compiled once
-    /// per instruction set as a whole (see `with_fast_bits` in the parent module).
+    /// per instruction set as a whole (see `fast_bits` in the parent module).
     #[inline(always)]
     pub fn propagate(&mut self, claim: bool) -> Result<(), Dead> {
         loop {
-            self.settle_all()?;
+            // Two copies of the slot loop: the light one does not keep `units`.
+            if self.heavy {
+                self.settle_all_heavy()?;
+            } else {
+                self.settle_all::<false>()?;
+            }
             if self.is_solved() {
                 // At the fixpoint of the slot rules every digit holds one cell in each
                 // row, box and column of its bands: nothing is left to check.
                 return Ok(());
             }
-            if !self.naked_singles()? && (!claim || !self.claim_columns()?) {
+            if self.naked_singles()? {
+                continue;
+            }
+            // Heavy mode claims columns always, then tries the triad rules.
+            let more = ((claim || self.heavy) && self.claim_columns()?)
+                || (self.heavy && self.triads()?);
+            if !more {
                 return Ok(());
             }
         }
     }
 
+    /// Switch to heavy mode, for puzzles that are still wide open at their first
+    /// guess: from now on propagation adds the triad rules and the search branches on
+    /// a digit's placement in a band or stack (see [`State::choose_placement`]). Both
+    /// read the per-digit summary `units`, which settling keeps up from now on; here it
+    /// is filled in from the (propagated) candidates.
+    pub fn enter_heavy(&mut self) {
+        self.heavy = true;
+        for k in 0..27 {
+            let a = self.cand[k];
+            let map = SEGMENTS[(a & 0x1FF) as usize] as u32
+                | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as u32) << 3
+                | (SEGMENTS[(a >> 18) as usize] as u32) << 6;
+            let (digit, band) = (k / 3, k % 3);
+            let shift = 9 * band;
+            self.units[digit] = (self.units[digit] & !((0x1FF << shift) | (0x1FF << (32 + shift))))
+                | u64::from(map) << shift
+                | u64::from(fold_columns(a)) << (32 + shift);
+        }
+    }
+
+    /// True in heavy mode.
+    #[inline(always)]
+    pub fn is_heavy(&self) -> bool {
+        self.heavy
+    }
+
+    /// Record slot `K`'s segments and columns in its digit's `units` word.
+    #[inline(always)]
+    fn set_unit<const K: usize>(&mut self, segments: u32, cols: u32) {
+        let (digit, shift) = (K / 3, 9 * (K % 3));
+        self.units[digit] = (self.units[digit] & !((0x1FF << shift) | (0x1FF << (32 + shift))))
+            | u64::from(segments) << shift
+            | u64::from(cols) << (32 + shift);
+    }
+
+    /// [`State::settle_all`] keeping `units` up, out of line: the heavy mode's code
+    /// stays out of the light search loop, which is faster when it fits the
+    /// instruction cache.
+    #[inline(never)]
+    fn settle_all_heavy(&mut self) -> Result<(), Dead> {
+        self.settle_all::<true>()
+    }
+
     /// Examine every changed slot until none changes.
     #[inline(always)]
-    fn settle_all(&mut self) -> Result<(), Dead> {
+    fn settle_all<const HEAVY: bool>(&mut self) -> Result<(), Dead> {
         // Unrolled with constant slot numbers, so that every index and neighbour below
         // is known at compile time.
         macro_rules! each_slot {
@@ -292,7 +360,7 @@ impl State {
                 $(
                     if self.cand[$k] != self.seen[$k] {
                         $changed = true;
-                        self.settle_slot::<$k>()?;
+                        self.settle_slot::<$k, HEAVY>()?;
                     }
                 )*
             };
@@ -308,7 +376,7 @@ impl State {
 
     /// Settle one digit in one band (see the module docs for the three rules).
     #[inline(always)]
-    fn settle_slot<const K: usize>(&mut self) -> Result<(), Dead> {
+    fn settle_slot<const K: usize, const HEAVY: bool>(&mut self) -> Result<(), Dead> {
         let k = K;
         self.claim_digits |= 1 << (K / 3);
         let a = self.cand[k];
@@ -322,6 +390,9 @@ impl State {
         self.cand[k] = a;
         self.seen[k] = a;
         let cols = fold_columns(a);
+        if HEAVY {
+            self.set_unit::<K>(CONSISTENT_MAP[map] as u32, cols);
+        }
         let keep = OTHER_BANDS_KEEP[cols as usize];
         let (b1, b2) = other_bands(k);
         self.cand[b1] &= keep;
@@ -406,6 +477,161 @@ impl State {
             self.cand[k + 2] = n2;
         }
         Ok(changed)
+    }
+
+    /// The triad rules, in both orientations at once. A minirow (a row's three cells in
+    /// one box) holds exactly three digits, and so does a minicolumn. Where only three
+    /// digits can go, each must (it leaves the rest of its row and box, or its box's
+    /// other columns); where three digits must go, no other can. Also a contradiction
+    /// when fewer than three can go or more than three must. `Ok(true)` if anything
+    /// went.
+    ///
+    /// Works on `units`, three bands of one digit per word, minirows in the low half
+    /// and minicolumns in the high: each count below is a few word operations for all
+    /// 54 triads, with counters kept bit-sliced over the nine digits. A digit "must go"
+    /// into a minirow when it is the only segment its row has left (the row/box
+    /// matching has already run), and into a minicolumn when it is the only column
+    /// its box has left.
+    #[inline(always)]
+    fn triads(&mut self) -> Result<bool, Dead> {
+        const LOW: u64 = (1 << 27) - 1;
+        const ALL: u64 = LOW | LOW << 32;
+        // Bits 3i, 3i + 1, 3i + 2: groups of three (a row's boxes; a box's columns).
+        const G0: u64 = 0o111_111_111 | 0o111_111_111 << 32;
+        const G1: u64 = G0 << 1;
+        const G2: u64 = G0 << 2;
+        let others_in_group = |x: u64| {
+            ((x & (G1 | G2)) >> 1) | ((x & G0) << 2) | ((x & G2) >> 2) | ((x & (G0 | G1)) << 1)
+        };
+        // A band's rows in the low half: bits 9b..9b + 3, + 3..+ 6, + 6..+ 9.
+        const R0: u64 = 0o007_007_007;
+        const R1: u64 = R0 << 3;
+        const R2: u64 = R0 << 6;
+        let other_rows = |x: u64| {
+            ((x & (R1 | R2)) >> 3) | ((x & R0) << 6) | ((x & R2) >> 6) | ((x & (R0 | R1)) << 3)
+        };
+        // Debug builds check that settling kept `units` in step with the candidates.
+        #[cfg(debug_assertions)]
+        {
+            let mut copy = *self;
+            copy.enter_heavy();
+            assert_eq!(copy.units, self.units, "stale units");
+        }
+        // Digits that can go (at least 1..4) and that must go (at least 1..4).
+        let (mut can1, mut can2, mut can3, mut can4) = (0u64, 0u64, 0u64, 0u64);
+        let (mut must1, mut must2, mut must3, mut must4) = (0u64, 0u64, 0u64, 0u64);
+        for &can in &self.units {
+            can4 |= can3 & can;
+            can3 |= can2 & can;
+            can2 |= can1 & can;
+            can1 |= can;
+            let must = can & !others_in_group(can);
+            must4 |= must3 & must;
+            must3 |= must2 & must;
+            must2 |= must1 & must;
+            must1 |= must;
+        }
+        if can3 != ALL || must4 != 0 {
+            return Err(Dead);
+        }
+        let mut changed = false;
+        for digit in 0..9 {
+            let can = self.units[digit];
+            let must = can & !others_in_group(can);
+            let forced = can & !can4 & !must;
+            let crowded = must3 & can & !must;
+            let gone = others_in_group(forced) | (other_rows(forced) & LOW) | crowded;
+            if gone != 0 {
+                let (segments, columns) = (gone as u32, (gone >> 32) as u32);
+                for band in 0..3 {
+                    let k = slot(digit, band);
+                    let before = self.cand[k];
+                    let after = before
+                        & !SEGMENT_CELLS[((segments >> (9 * band)) & 0x1FF) as usize]
+                        & !spread_columns((columns >> (9 * band)) & 0x1FF);
+                    changed |= after != before;
+                    self.cand[k] = after;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Heavy mode's branch: a digit's placement in a band (which row takes which box)
+    /// or in a stack (which band takes which column). In the band or stack (outside
+    /// band `skip`; no stack unless `skip` is 3) whose digits have the fewest
+    /// placements left in all, among those with a digit that has exactly two, the
+    /// first such digit. Returns it with its three band words under each of the two
+    /// placements, or `None` when no band or stack has such a digit.
+    #[inline(always)]
+    pub fn choose_placement(&self, skip: usize) -> Option<(usize, [u32; 3], [u32; 3])> {
+        // The placements of a digit in stack `s`: its bands against the stack's columns.
+        let stack_map = |digit: usize, s: usize| {
+            let y = (self.units[digit] >> (32 + 3 * s)) as u32 & 0o007_007_007;
+            ((y | y >> 6 | y >> 12) & 0x1FF) as usize
+        };
+        let band_map =
+            |digit: usize, band: usize| ((self.units[digit] >> (9 * band)) & 0x1FF) as usize;
+        // Per unit (bands 0..3, stacks 3..6): placements of all digits, and the digits
+        // with exactly two (bit `digit`). No branches: which unit wins is hard to
+        // predict.
+        let mut totals = [0u32; 6];
+        let mut twos = [0u32; 6];
+        for digit in 0..9 {
+            for unit in 0..6 {
+                let map = if unit < 3 {
+                    band_map(digit, unit)
+                } else {
+                    stack_map(digit, unit - 3)
+                };
+                let n = u32::from(PLACEMENT_COUNT[map]);
+                totals[unit] += n;
+                twos[unit] |= u32::from(n == 2) << digit;
+            }
+        }
+        let mut best: Option<(u32, usize)> = None;
+        for unit in 0..6 {
+            let allowed = if unit < 3 { unit != skip } else { skip == 3 };
+            if allowed && twos[unit] != 0 && best.is_none_or(|(t, _)| totals[unit] < t) {
+                best = Some((totals[unit], unit));
+            }
+        }
+        let (_, unit) = best?;
+        let digit = twos[unit].trailing_zeros() as usize;
+        let words = [
+            self.cand[slot(digit, 0)],
+            self.cand[slot(digit, 1)],
+            self.cand[slot(digit, 2)],
+        ];
+        let (mut first, mut second) = (words, words);
+        if unit < 3 {
+            let p = PLACEMENTS[band_map(digit, unit)];
+            let (p1, p2) = (p.trailing_zeros() as usize, 7 - p.leading_zeros() as usize);
+            first[unit] &= SEGMENT_CELLS[PLACEMENT_SEGMENTS[p1] as usize];
+            second[unit] &= SEGMENT_CELLS[PLACEMENT_SEGMENTS[p2] as usize];
+        } else {
+            // A stack's placement gives each band one of the stack's columns; the
+            // band's other columns of the stack go.
+            let s = unit - 3;
+            let p = PLACEMENTS[stack_map(digit, s)];
+            let (p1, p2) = (p.trailing_zeros() as usize, 7 - p.leading_zeros() as usize);
+            let stack_cols = 7 << (3 * s);
+            for band in 0..3 {
+                let keep1 = (PLACEMENT_SEGMENTS[p1] as u32 >> (3 * band)) & 7;
+                let keep2 = (PLACEMENT_SEGMENTS[p2] as u32 >> (3 * band)) & 7;
+                first[band] &= !spread_columns(stack_cols & !(keep1 << (3 * s)));
+                second[band] &= !spread_columns(stack_cols & !(keep2 << (3 * s)));
+            }
+        }
+        Some((digit, first, second))
+    }
+
+    /// Set a digit's three band words (one side of a branch on its placement).
+    #[inline(always)]
+    pub fn set_digit(&mut self, digit: usize, words: [u32; 3]) {
+        for (band, word) in words.into_iter().enumerate() {
+            self.cand[slot(digit, band)] = word;
+        }
     }
 
     /// The cell to branch on. Unless `scored` is false (then the first cell with two

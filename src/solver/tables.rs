@@ -40,6 +40,24 @@ pub static OTHER_BANDS_KEEP: [u32; 512] = other_bands_keep();
 /// box's other columns go (claiming, seen from the columns).
 pub static OWN_COLUMNS_KEEP: [u32; 512] = own_columns_keep();
 
+/// For a 9-bit "row `r` may meet box `j`" map (bit `r * 3 + j`), as for [`CONSISTENT`],
+/// the bits that some consistent placement uses, in the same 9-bit layout; `0` when no
+/// placement fits. The same matching reads for a digit in a stack: bands for rows,
+/// the stack's three columns for boxes.
+pub static CONSISTENT_MAP: [u16; 512] = consistent_map();
+
+/// For a 9-bit row/box map (as for [`CONSISTENT`]), which of the six placements
+/// ([`PLACEMENT_SEGMENTS`]) fit: bit `p` for placement `p`.
+pub static PLACEMENTS: [u8; 512] = placements();
+
+/// For a 9-bit row/box map, how many of the six placements fit (the number of bits of
+/// [`PLACEMENTS`]; a table, since the baseline x86-64 has no population count).
+pub static PLACEMENT_COUNT: [u8; 512] = placement_count();
+
+/// The segments (bit `row * 3 + box`) of each of the six ways to match a band's rows
+/// with its boxes.
+pub static PLACEMENT_SEGMENTS: [u16; 6] = placement_segments();
+
 /// The cells of a 9-bit set of segments (bit `row * 3 + box`).
 pub static SEGMENT_CELLS: [u32; 512] = segment_cells();
 
@@ -98,6 +116,76 @@ const fn consistent() -> [u32; 512] {
             }
             p += 1;
         }
+        map += 1;
+    }
+    t
+}
+
+const fn consistent_map() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut map = 0;
+    while map < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMUTATIONS[p];
+            let mut segs = 0u16;
+            let mut fits = true;
+            let mut row = 0;
+            while row < 3 {
+                let bit = row * 3 + perm[row];
+                if (map >> bit) & 1 == 0 {
+                    fits = false;
+                }
+                segs |= 1 << bit;
+                row += 1;
+            }
+            if fits {
+                t[map] |= segs;
+            }
+            p += 1;
+        }
+        map += 1;
+    }
+    t
+}
+
+const fn placement_segments() -> [u16; 6] {
+    let mut t = [0u16; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut row = 0;
+        while row < 3 {
+            t[p] |= 1 << (row * 3 + PERMUTATIONS[p][row]);
+            row += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+const fn placements() -> [u8; 512] {
+    let segs = placement_segments();
+    let mut t = [0u8; 512];
+    let mut map = 0;
+    while map < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if map as u16 & segs[p] == segs[p] {
+                t[map] |= 1 << p;
+            }
+            p += 1;
+        }
+        map += 1;
+    }
+    t
+}
+
+const fn placement_count() -> [u8; 512] {
+    let p = placements();
+    let mut t = [0u8; 512];
+    let mut map = 0;
+    while map < 512 {
+        t[map] = p[map].count_ones() as u8;
         map += 1;
     }
     t

@@ -599,3 +599,28 @@ fn broken_csv_exits_2_after_the_rows_before_it() {
     assert_eq!(t.column("file"), ["ok.txt", "b.csv"]);
     assert_eq!(t.column("line"), ["1", "2"]);
 }
+
+/// `data/solve_check.csv` holds the CLI's verdicts, against which the Python, Spark and
+/// Dask tests compare `bulkdoku.solve`. An engine change that finds another first
+/// solution of a puzzle with several must regenerate it (data/README.md says how): this
+/// test says so here, before the Python suite fails on it.
+#[test]
+fn the_shipped_verdicts_are_what_the_binary_says() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/solve_check.csv");
+    let want = Table::parse(&std::fs::read_to_string(path).expect("data/solve_check.csv"));
+    assert!(want.rows.len() > 200, "{} rows", want.rows.len());
+    let wd = Workdir::new();
+    let out = wd.run(&["solve", "-q", "--column", "puzzle", "--keep", "id", path]);
+    assert_exit(&out, 0);
+    let got = Table::parse(&stdout(&out));
+    assert_eq!(got.column("id"), want.column("id"));
+    for column in ["status", "solution", "error"] {
+        let (g, w) = (got.column(column), want.column(column));
+        for ((id, g), w) in want.column("id").iter().zip(g).zip(w) {
+            assert_eq!(
+                g, w,
+                "row {id}, column {column}: data/solve_check.csv is stale"
+            );
+        }
+    }
+}

@@ -1,8 +1,11 @@
 //! Shared pieces of the peer comparison: locating and reading the shared datasets, and
-//! the measured work of each side (bulkdoku's engine and the `sudoku` crate) per mode.
+//! the measured work of each side (bulkdoku's engine, the `sudoku` crate, and tdoku run
+//! as a separate program, see [`tdoku`]) per mode.
 //!
 //! The `compare` binary and the criterion bench both call these functions, so the two
 //! report the same measurement in two presentations.
+
+pub mod tdoku;
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -136,6 +139,15 @@ pub fn run_ours(solver: &mut Solver, puzzles: &[Grid], mode: Mode) -> u64 {
         black_box(&outcome.first);
     }
     total
+}
+
+/// Guesses per puzzle bulkdoku makes at the mode's limit (untimed).
+pub fn guesses_ours(solver: &mut Solver, puzzles: &[Grid], mode: Mode) -> f64 {
+    let total: u64 = puzzles
+        .iter()
+        .map(|g| solver.solve(g, mode.limit()).guesses)
+        .sum();
+    total as f64 / puzzles.len().max(1) as f64
 }
 
 /// Solve every puzzle with the `sudoku` crate the same way: limit 1 through

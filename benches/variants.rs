@@ -1,0 +1,576 @@
+//! Variant engine benches: puzzles per second at limit 2 on generated puzzles of each
+//! rule set, against two yardsticks on the same Sudoku-X puzzles, and the generic
+//! engine against the band engine on classic puzzles (the cost of generality).
+//!
+//! - `baseline`: a plain rule-table solver written here as an independent reviewer
+//!   would: a candidate mask per cell, houses as cell lists, naked and hidden singles
+//!   over all houses swept to a fixed point, branching on the cell with the fewest
+//!   candidates by recursion on copies. No bitboards, no band tricks. It is the
+//!   yardstick of the speed target, so it is written to be reasonable, not slow.
+//! - `seed`: the seed article's backtracking algorithm (occupancy tables
+//!   `rule[kind][index][digit]`, cells in reading order, digits in order), with a
+//!   fourth table for the two diagonals as the article suggests. Slow on purpose of
+//!   its design; it runs on a few puzzles under a time cap.
+//!
+//! Puzzles are generated in the setup with fixed seeds (`BULKDOKU_BENCH_PUZZLES=N` per
+//! rule set, default 300), so the bench needs no data files. After criterion's figures
+//! an interleaved pass prints side-by-side ratios: the runs of a round follow each
+//! other, their order rotates, and the medians over rounds (`BULKDOKU_BENCH_ROUNDS`,
+//! default 11) are reported, as `benches/pipeline.rs` does.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bulkdoku::generate::Rng;
+use bulkdoku::rules::{generate_one, Rule, RuleSet, Variant, VariantSolver};
+use bulkdoku::{Grid, Solver};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+/// Generated puzzles per rule set.
+fn puzzles_per_set() -> usize {
+    std::env::var("BULKDOKU_BENCH_PUZZLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
+/// Rule sets with a rate of their own.
+const SETS: [&str; 9] = [
+    "x",
+    "windoku",
+    "anti-knight",
+    "anti-king",
+    "non-consecutive",
+    "jigsaw",
+    "x,windoku",
+    "x,anti-knight",
+    "anti-king,anti-knight,non-consecutive",
+];
+
+/// Puzzles of one rule set, each with its rule table (jigsaw layouts differ).
+struct Set {
+    name: &'static str,
+    puzzles: Vec<(Variant, Grid)>,
+}
+
+/// Every rule set's puzzles, generated once per bench run. Rule sets with
+/// non-consecutive get a tenth of the count: their generation takes about a second a
+/// puzzle (the minimal puzzles have 3 to 7 clues, and each of the 81 uniqueness checks
+/// on the way is a search).
+fn all_sets() -> &'static [Set] {
+    static SETS_MADE: std::sync::OnceLock<Vec<Set>> = std::sync::OnceLock::new();
+    SETS_MADE.get_or_init(|| {
+        let n = puzzles_per_set();
+        SETS.iter()
+            .map(|&name| {
+                let count = if name.contains("non-consecutive") {
+                    (n / 10).max(5)
+                } else {
+                    n
+                };
+                generate_set(name, count)
+            })
+            .collect()
+    })
+}
+
+fn generate_set(name: &'static str, n: usize) -> Set {
+    let rules: RuleSet = name.parse().expect("known rules");
+    let mut solver = VariantSolver::new();
+    let puzzles = (0..n as u64)
+        .map(|i| {
+            let made = generate_one(rules, &mut solver, &mut Rng::for_puzzle(2024, i))
+                .expect("these rule sets have grids");
+            let v = Variant::new(rules, made.regions.as_ref()).expect("regions with jigsaw");
+            (v, made.puzzle)
+        })
+        .collect();
+    Set { name, puzzles }
+}
+
+/// Classic puzzles from the classic generator.
+fn classic_puzzles(n: usize) -> Vec<Grid> {
+    let mut solver = Solver::new();
+    (0..n as u64)
+        .map(|i| bulkdoku::generate::generate_one(&mut solver, &mut Rng::for_puzzle(2024, i)))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------
+// The plain rule-table baseline.
+
+/// A plain rule-table solver: houses as lists of cells, a 9-bit candidate mask per
+/// cell, singles swept to a fixed point, most-constrained-cell branching.
+struct Plain {
+    houses: Vec<[u8; 9]>,
+    peers: Vec<Vec<u8>>,
+}
+
+#[derive(Clone, Copy)]
+struct PlainState {
+    cand: [u16; 81],
+    value: [u8; 81],
+}
+
+impl Plain {
+    /// The table of classic rules, plus the two diagonals when `x`.
+    fn new(x: bool) -> Plain {
+        let mut houses: Vec<[u8; 9]> = Vec::new();
+        for i in 0..9 {
+            houses.push(std::array::from_fn(|j| (i * 9 + j) as u8));
+            houses.push(std::array::from_fn(|j| (j * 9 + i) as u8));
+            let (r, c) = (i / 3 * 3, i % 3 * 3);
+            houses.push(std::array::from_fn(|j| ((r + j / 3) * 9 + c + j % 3) as u8));
+        }
+        if x {
+            houses.push(std::array::from_fn(|j| (j * 9 + j) as u8));
+            houses.push(std::array::from_fn(|j| (j * 9 + 8 - j) as u8));
+        }
+        let peers = (0..81u8)
+            .map(|cell| {
+                let mut p: Vec<u8> = houses
+                    .iter()
+                    .filter(|h| h.contains(&cell))
+                    .flat_map(|h| h.iter().copied())
+                    .filter(|&c| c != cell)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        Plain { houses, peers }
+    }
+
+    /// Count solutions up to `limit`.
+    fn count(&self, grid: &Grid, limit: u64) -> u64 {
+        let mut s = PlainState {
+            cand: [0x1ff; 81],
+            value: [0; 81],
+        };
+        for cell in 0..81 {
+            let d = grid.get(cell);
+            if d != 0 && !self.assign(&mut s, cell, d) {
+                return 0;
+            }
+        }
+        let mut found = 0;
+        self.search(s, limit, &mut found);
+        found
+    }
+
+    /// Put `d` in `cell` and take it from the peers; `false` if the cell lacks it.
+    fn assign(&self, s: &mut PlainState, cell: usize, d: u8) -> bool {
+        let bit = 1u16 << (d - 1);
+        if s.cand[cell] & bit == 0 {
+            return false;
+        }
+        s.value[cell] = d;
+        s.cand[cell] = bit;
+        for &p in &self.peers[cell] {
+            s.cand[usize::from(p)] &= !bit;
+        }
+        true
+    }
+
+    /// Naked and hidden singles until nothing changes; `false` on a contradiction.
+    fn propagate(&self, s: &mut PlainState) -> bool {
+        loop {
+            let mut changed = false;
+            for cell in 0..81 {
+                let c = s.cand[cell];
+                if c == 0 {
+                    return false;
+                }
+                if s.value[cell] == 0 && c.count_ones() == 1 {
+                    let d = c.trailing_zeros() as u8 + 1;
+                    if !self.assign(s, cell, d) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+            for house in &self.houses {
+                // Digits seen once or more, twice or more, in this house.
+                let (mut once, mut twice) = (0u16, 0u16);
+                for &cell in house {
+                    let c = s.cand[usize::from(cell)];
+                    twice |= once & c;
+                    once |= c;
+                }
+                if once != 0x1ff {
+                    return false;
+                }
+                let mut hidden = once & !twice;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    // An earlier single of this sweep may have taken the only place
+                    // (one cell the only place of two digits): a contradiction.
+                    let Some(&cell) = house.iter().find(|&&c| s.cand[usize::from(c)] & bit != 0)
+                    else {
+                        return false;
+                    };
+                    let cell = usize::from(cell);
+                    if s.value[cell] == 0 {
+                        if !self.assign(s, cell, bit.trailing_zeros() as u8 + 1) {
+                            return false;
+                        }
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    fn search(&self, mut s: PlainState, limit: u64, found: &mut u64) {
+        if !self.propagate(&mut s) {
+            return;
+        }
+        let best = (0..81)
+            .filter(|&c| s.value[c] == 0)
+            .min_by_key(|&c| s.cand[c].count_ones());
+        let Some(cell) = best else {
+            *found += 1;
+            return;
+        };
+        let mut digits = s.cand[cell];
+        while digits != 0 && *found < limit {
+            let d = digits.trailing_zeros() as u8 + 1;
+            digits &= digits - 1;
+            let mut next = s;
+            if self.assign(&mut next, cell, d) {
+                self.search(next, limit, found);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The seed article's algorithm, with diagonals.
+
+/// The seed's solver: `rule[kind][index][digit]` occupancy for rows, columns, boxes
+/// and (kind 3) the two diagonals; cells in reading order, digits in order.
+struct Seed {
+    rule: [[[bool; 9]; 9]; 4],
+    sudoku: [[i8; 9]; 9],
+    flag: [[bool; 9]; 9],
+    found: u64,
+    limit: u64,
+}
+
+impl Seed {
+    fn count(grid: &Grid, limit: u64) -> u64 {
+        let mut s = Seed {
+            rule: [[[false; 9]; 9]; 4],
+            sudoku: [[-1; 9]; 9],
+            flag: [[false; 9]; 9],
+            found: 0,
+            limit,
+        };
+        for r in 0..9 {
+            for c in 0..9 {
+                let v = grid.get(r * 9 + c) as i8 - 1;
+                s.sudoku[r][c] = v;
+                s.flag[r][c] = v == -1;
+                if v >= 0 {
+                    s.change_rule(r, c, true);
+                }
+            }
+        }
+        s.solve(0);
+        s.found
+    }
+
+    fn diagonals(r: usize, c: usize) -> [Option<usize>; 2] {
+        [(r == c).then_some(0), (r + c == 8).then_some(1)]
+    }
+
+    fn next_value(&self, r: usize, c: usize, start: i8) -> i8 {
+        let b = 3 * (r / 3) + c / 3;
+        (start.max(0) as usize..9)
+            .find(|&i| {
+                !self.rule[0][r][i]
+                    && !self.rule[1][c][i]
+                    && !self.rule[2][b][i]
+                    && Seed::diagonals(r, c)
+                        .iter()
+                        .flatten()
+                        .all(|&d| !self.rule[3][d][i])
+            })
+            .map_or(-1, |i| i as i8)
+    }
+
+    fn change_rule(&mut self, r: usize, c: usize, style: bool) {
+        let b = 3 * (r / 3) + c / 3;
+        let v = self.sudoku[r][c] as usize;
+        self.rule[0][r][v] = style;
+        self.rule[1][c][v] = style;
+        self.rule[2][b][v] = style;
+        for d in Seed::diagonals(r, c).into_iter().flatten() {
+            self.rule[3][d][v] = style;
+        }
+    }
+
+    fn solve(&mut self, mut index: usize) {
+        while index < 81 && !self.flag[index / 9][index % 9] {
+            index += 1;
+        }
+        if index == 81 {
+            self.found += 1;
+            return;
+        }
+        let (r, c) = (index / 9, index % 9);
+        loop {
+            let v = self.next_value(r, c, self.sudoku[r][c] + 1);
+            self.sudoku[r][c] = v;
+            if v == -1 {
+                break;
+            }
+            self.change_rule(r, c, true);
+            self.solve(index + 1);
+            self.change_rule(r, c, false);
+            if self.found >= self.limit {
+                // The article prints every solution; counting to a limit stops here.
+                self.sudoku[r][c] = -1;
+                return;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+
+fn rate(n: usize, run: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    run();
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn ours(set: &Set, solver: &mut VariantSolver) -> u64 {
+    set.puzzles
+        .iter()
+        .map(|(v, g)| solver.solve(v, black_box(g), 2).solutions)
+        .sum()
+}
+
+fn criterion_figures(c: &mut Criterion) {
+    let n = puzzles_per_set();
+    let x = &all_sets()[0];
+    let classic = classic_puzzles(n);
+    let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
+    let plain_x = Plain::new(true);
+
+    let mut group = c.benchmark_group("x limit 2");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    let mut solver = VariantSolver::new();
+    group.bench_function("generic engine", |b| b.iter(|| ours(x, &mut solver)));
+    group.bench_function("rule-table baseline", |b| {
+        b.iter(|| {
+            x.puzzles
+                .iter()
+                .map(|(_, g)| plain_x.count(black_box(g), 2))
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("classic limit 2");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    let mut band = Solver::new();
+    group.bench_function("band engine", |b| {
+        b.iter(|| {
+            classic
+                .iter()
+                .map(|g| band.solve(black_box(g), 2).solutions)
+                .sum::<u64>()
+        })
+    });
+    group.bench_function("generic engine", |b| {
+        b.iter(|| {
+            classic
+                .iter()
+                .map(|g| solver.solve(&classic_rules, black_box(g), 2).solutions)
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("variants limit 2");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(2));
+    for set in &all_sets()[1..] {
+        group.throughput(Throughput::Elements(set.puzzles.len() as u64));
+        group.bench_function(set.name, |b| b.iter(|| ours(set, &mut solver)));
+    }
+    group.finish();
+}
+
+/// The side-by-side table: interleaved rounds, per-round ratios, medians.
+fn ratio_table(_: &mut Criterion) {
+    let n = puzzles_per_set();
+    let rounds: usize = std::env::var("BULKDOKU_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(11);
+    let x = &all_sets()[0];
+    let classic = classic_puzzles(n);
+    let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
+    let plain_x = Plain::new(true);
+    let mut solver = VariantSolver::new();
+    let mut band = Solver::new();
+    // Sanity: the yardsticks agree with the engine on every puzzle.
+    for (v, g) in &x.puzzles {
+        assert!(v.rules().contains(Rule::X));
+        assert_eq!(plain_x.count(g, 2), 1, "{g}");
+        assert_eq!(solver.solve(v, g, 2).solutions, 1, "{g}");
+    }
+
+    // rates[run][round]: ours on x, baseline on x, band on classic, generic on classic.
+    let mut rates = vec![Vec::new(); 4];
+    for round in 0..rounds {
+        for i in 0..4 {
+            let which = (round + i) % 4;
+            let r = match which {
+                0 => rate(n, || {
+                    black_box(ours(x, &mut solver));
+                }),
+                1 => rate(n, || {
+                    black_box(
+                        x.puzzles
+                            .iter()
+                            .map(|(_, g)| plain_x.count(black_box(g), 2))
+                            .sum::<u64>(),
+                    );
+                }),
+                2 => rate(n, || {
+                    black_box(
+                        classic
+                            .iter()
+                            .map(|g| band.solve(black_box(g), 2).solutions)
+                            .sum::<u64>(),
+                    );
+                }),
+                _ => rate(n, || {
+                    black_box(
+                        classic
+                            .iter()
+                            .map(|g| solver.solve(&classic_rules, black_box(g), 2).solutions)
+                            .sum::<u64>(),
+                    );
+                }),
+            };
+            rates[which].push(r);
+        }
+    }
+    let ratio = |a: usize, b: usize| {
+        median(
+            (0..rounds)
+                .map(|r| rates[a][r] / rates[b][r])
+                .collect::<Vec<_>>(),
+        )
+    };
+    println!("\nvariants: {n} generated puzzles per set, limit 2, one thread, {rounds} interleaved rounds, medians");
+    println!(
+        "  x, generic engine          {:>10.0} puzzles/s",
+        median(rates[0].clone())
+    );
+    println!(
+        "  x, rule-table baseline     {:>10.0} puzzles/s",
+        median(rates[1].clone())
+    );
+    println!(
+        "  classic, band engine       {:>10.0} puzzles/s",
+        median(rates[2].clone())
+    );
+    println!(
+        "  classic, generic engine    {:>10.0} puzzles/s",
+        median(rates[3].clone())
+    );
+    println!(
+        "  x: generic ÷ baseline          {:>8.1}  (target ≥ 20)",
+        ratio(0, 1)
+    );
+    println!(
+        "  classic: band ÷ generic        {:>8.2}  (the cost of generality)",
+        ratio(2, 3)
+    );
+
+    // The seed's algorithm: a few puzzles under a time cap, against ours on the same.
+    let cap = Duration::from_secs(
+        std::env::var("BULKDOKU_BENCH_SEED_SECS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20),
+    );
+    let start = Instant::now();
+    let mut done = 0;
+    for (_, g) in &x.puzzles {
+        assert_eq!(Seed::count(g, 2), 1, "{g}");
+        done += 1;
+        if start.elapsed() >= cap {
+            break;
+        }
+    }
+    let seed_rate = done as f64 / start.elapsed().as_secs_f64();
+    let subset = Set {
+        name: "x",
+        puzzles: x.puzzles[..done].to_vec(),
+    };
+    let reps = 2000;
+    let ours_subset = rate(done * reps, || {
+        for _ in 0..reps {
+            black_box(ours(&subset, &mut solver));
+        }
+    });
+    println!(
+        "  x, seed algorithm + diagonals {:>8.2} puzzles/s on the first {done} puzzles",
+        seed_rate
+    );
+    println!(
+        "  x, generic engine, same {done}   {:>8.0} puzzles/s; ratio {:.0}",
+        ours_subset,
+        ours_subset / seed_rate
+    );
+
+    println!("  per rule set, generic engine (puzzles/s, median of {rounds}):");
+    for set in all_sets() {
+        let n = set.puzzles.len();
+        let mut per = Vec::new();
+        let mut guesses = 0;
+        for _ in 0..rounds {
+            per.push(rate(n, || {
+                black_box(ours(set, &mut solver));
+            }));
+        }
+        for (v, g) in &set.puzzles {
+            guesses += solver.solve(v, g, 2).guesses;
+        }
+        let clues: usize = set.puzzles.iter().map(|(_, g)| g.clues()).sum();
+        println!(
+            "    {:<40} {:>10.0}   ({n} puzzles, {:.1} clues, {:.2} guesses/puzzle)",
+            set.name,
+            median(per),
+            clues as f64 / n as f64,
+            guesses as f64 / n as f64
+        );
+    }
+}
+
+criterion_group!(benches, criterion_figures, ratio_table);
+criterion_main!(benches);

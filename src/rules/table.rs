@@ -1,0 +1,817 @@
+//! The rule table of one rule set: houses and pairwise exclusions as cell masks, built
+//! once per rule set (and per region layout for jigsaw), in the spirit of the seed's
+//! `rule[kind][index][digit]` tables but with 81-bit cell masks instead of occupancy
+//! flags.
+//!
+//! A *house* is nine cells that hold every digit once: rows, columns, boxes (or jigsaw
+//! regions), the two diagonals (`x`) and the four windows (`windoku`). The *peers* of a
+//! cell are all cells that may not repeat its digit: its house-mates plus its knight's
+//! or king's move neighbours under `anti-knight` / `anti-king`. `non-consecutive` is
+//! the one rule that relates different digits; it uses the orthogonal neighbour masks.
+//!
+//! [`Variant`] also checks givens and solutions against every active rule, with errors
+//! that name the cells and the rule, and draws grids with the regions and marked cells.
+
+use std::fmt;
+
+use crate::grid::{cell_name, Conflict, Grid, CELLS};
+
+use super::regions::{orth_neighbours, Regions};
+use super::{Rule, RuleSet};
+
+/// At most 9 rows + 9 columns + 9 boxes or regions + 2 diagonals + 4 windows.
+pub(crate) const MAX_HOUSES: usize = 33;
+
+/// Top-left cells (row, column, 0-based) of the four windoku windows.
+const WINDOWS: [(usize, usize); 4] = [(1, 1), (1, 5), (5, 1), (5, 5)];
+
+/// What a house is, for messages and drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HouseKind {
+    /// Row 0..9.
+    Row(u8),
+    /// Column 0..9.
+    Column(u8),
+    /// 3×3 box 0..9.
+    Box(u8),
+    /// Jigsaw region with this id (0..9).
+    Region(u8),
+    /// r1c1 to r9c9.
+    MainDiagonal,
+    /// r1c9 to r9c1.
+    AntiDiagonal,
+    /// Windoku window 0..4 (top-left r2c2, r2c6, r6c2, r6c6).
+    Window(u8),
+}
+
+/// Why a rule table could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    /// `jigsaw` in the rules but no region layout.
+    #[error("jigsaw without regions")]
+    JigsawWithoutRegions,
+    /// A region layout but no `jigsaw`: refused rather than ignored, since the layout
+    /// would silently play no part.
+    #[error("regions without jigsaw")]
+    RegionsWithoutJigsaw,
+}
+
+/// Two givens (or two cells of a grid) that break a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleConflict {
+    /// A row, column or box repeats a digit: worded as [`crate::grid::Conflict`].
+    Classic(Conflict),
+    /// Any other house repeats a digit.
+    House {
+        /// Which house.
+        kind: HouseKind,
+        /// Its symbol, for jigsaw regions (`'C'`); unused otherwise.
+        symbol: char,
+        /// The earlier cell (0-based).
+        first: usize,
+        /// The later cell.
+        second: usize,
+        /// The repeated digit.
+        digit: u8,
+    },
+    /// Two cells a knight's or king's move apart hold the same digit.
+    Pair {
+        /// [`Rule::AntiKnight`] or [`Rule::AntiKing`].
+        rule: Rule,
+        /// The earlier cell.
+        first: usize,
+        /// The later cell.
+        second: usize,
+        /// The repeated digit.
+        digit: u8,
+    },
+    /// Two orthogonal neighbours hold consecutive digits.
+    Consecutive {
+        /// The earlier cell.
+        first: usize,
+        /// Its digit.
+        first_digit: u8,
+        /// The later cell.
+        second: usize,
+        /// Its digit.
+        second_digit: u8,
+    },
+}
+
+impl fmt::Display for RuleConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RuleConflict::Classic(c) => c.fmt(f),
+            RuleConflict::House {
+                kind,
+                symbol,
+                first,
+                second,
+                digit,
+            } => {
+                let place = match kind {
+                    HouseKind::MainDiagonal => "on the main diagonal".to_string(),
+                    HouseKind::AntiDiagonal => "on the anti-diagonal".to_string(),
+                    HouseKind::Window(w) => {
+                        let (r, c) = WINDOWS[usize::from(w)];
+                        format!("in the window at {}", cell_name(r * 9 + c))
+                    }
+                    HouseKind::Region(_) => format!("in region '{symbol}'"),
+                    // Rows, columns and boxes are reported as `Classic`.
+                    HouseKind::Row(_) | HouseKind::Column(_) | HouseKind::Box(_) => {
+                        return Conflict {
+                            first,
+                            second,
+                            digit,
+                        }
+                        .fmt(f)
+                    }
+                };
+                write!(
+                    f,
+                    "givens conflict {place}: {} and {} are both {digit}",
+                    cell_name(first),
+                    cell_name(second)
+                )
+            }
+            RuleConflict::Pair {
+                rule,
+                first,
+                second,
+                digit,
+            } => write!(
+                f,
+                "{}: {} and {} are both {digit}",
+                rule.name(),
+                cell_name(first),
+                cell_name(second)
+            ),
+            RuleConflict::Consecutive {
+                first,
+                first_digit,
+                second,
+                second_digit,
+            } => write!(
+                f,
+                "non-consecutive: {} is {first_digit} and {} is {second_digit}",
+                cell_name(first),
+                cell_name(second)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RuleConflict {}
+
+/// The rule table of one rule set (and its regions, for jigsaw). Cheap to build
+/// (about 3 KB of masks, a few microseconds), so a jigsaw pipeline may build one per
+/// record; for the other rule sets build it once and share it.
+#[derive(Clone)]
+pub struct Variant {
+    rules: RuleSet,
+    regions: Option<Regions>,
+    /// House masks; only the first `n_houses` are used.
+    pub(crate) houses: [u128; MAX_HOUSES],
+    kinds: [HouseKind; MAX_HOUSES],
+    pub(crate) n_houses: usize,
+    /// Cells that may not hold a cell's digit (the cell itself excluded).
+    pub(crate) peers: [u128; CELLS],
+    /// Orthogonal neighbours, used by `non-consecutive`.
+    pub(crate) orth: [u128; CELLS],
+    pub(crate) non_consecutive: bool,
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant")
+            .field("rules", &self.rules.to_string())
+            .field("regions", &self.regions)
+            .finish()
+    }
+}
+
+/// Cell offsets (row, column) a knight's move away.
+const KNIGHT: [(i32, i32); 8] = [
+    (-2, -1),
+    (-2, 1),
+    (-1, -2),
+    (-1, 2),
+    (1, -2),
+    (1, 2),
+    (2, -1),
+    (2, 1),
+];
+
+/// Cell offsets a king's move away.
+const KING: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// The cells at `offsets` from `cell` that are on the grid.
+fn offsets_mask(cell: usize, offsets: &[(i32, i32)]) -> u128 {
+    let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
+    offsets
+        .iter()
+        .map(|&(dr, dc)| (r + dr, c + dc))
+        .filter(|&(r, c)| (0..9).contains(&r) && (0..9).contains(&c))
+        .fold(0, |m, (r, c)| m | 1u128 << (r * 9 + c))
+}
+
+/// The cells of a 3×3 square whose top-left cell is (row, col).
+fn square(row: usize, col: usize) -> u128 {
+    (0..9).fold(0, |m, i| m | 1u128 << ((row + i / 3) * 9 + col + i % 3))
+}
+
+impl Variant {
+    /// Build the table of `rules`. `regions` must be given exactly when the rules
+    /// include `jigsaw`.
+    pub fn new(rules: RuleSet, regions: Option<&Regions>) -> Result<Variant, VariantError> {
+        match (rules.contains(Rule::Jigsaw), regions) {
+            (true, None) => return Err(VariantError::JigsawWithoutRegions),
+            (false, Some(_)) => return Err(VariantError::RegionsWithoutJigsaw),
+            _ => {}
+        }
+        let mut houses = [0u128; MAX_HOUSES];
+        let mut kinds = [HouseKind::Row(0); MAX_HOUSES];
+        let mut n = 0;
+        let mut add = |mask: u128, kind: HouseKind| {
+            houses[n] = mask;
+            kinds[n] = kind;
+            n += 1;
+        };
+        for i in 0..9 {
+            add(
+                (0..9).fold(0, |m, c| m | 1u128 << (i * 9 + c)),
+                HouseKind::Row(i as u8),
+            );
+        }
+        for i in 0..9 {
+            add(
+                (0..9).fold(0, |m, r| m | 1u128 << (r * 9 + i)),
+                HouseKind::Column(i as u8),
+            );
+        }
+        match regions {
+            Some(regions) => {
+                for id in 0..9 {
+                    add(regions.mask(id), HouseKind::Region(id as u8));
+                }
+            }
+            None => {
+                for b in 0..9 {
+                    add(square(b / 3 * 3, b % 3 * 3), HouseKind::Box(b as u8));
+                }
+            }
+        }
+        if rules.contains(Rule::X) {
+            add(
+                (0..9).fold(0, |m, i| m | 1u128 << (i * 9 + i)),
+                HouseKind::MainDiagonal,
+            );
+            add(
+                (0..9).fold(0, |m, i| m | 1u128 << (i * 9 + 8 - i)),
+                HouseKind::AntiDiagonal,
+            );
+        }
+        if rules.contains(Rule::Windoku) {
+            for (w, &(r, c)) in WINDOWS.iter().enumerate() {
+                add(square(r, c), HouseKind::Window(w as u8));
+            }
+        }
+        let mut peers = [0u128; CELLS];
+        let mut orth = [0u128; CELLS];
+        for cell in 0..CELLS {
+            let bit = 1u128 << cell;
+            let mut p = houses[..n]
+                .iter()
+                .filter(|&&h| h & bit != 0)
+                .fold(0, |m, &h| m | h);
+            if rules.contains(Rule::AntiKnight) {
+                p |= offsets_mask(cell, &KNIGHT);
+            }
+            if rules.contains(Rule::AntiKing) {
+                p |= offsets_mask(cell, &KING);
+            }
+            peers[cell] = p & !bit;
+            orth[cell] = orth_neighbours(cell);
+        }
+        Ok(Variant {
+            rules,
+            regions: regions.copied(),
+            houses,
+            kinds,
+            n_houses: n,
+            peers,
+            orth,
+            non_consecutive: rules.contains(Rule::NonConsecutive),
+        })
+    }
+
+    /// The rules of this table.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The jigsaw regions, if any.
+    pub fn regions(&self) -> Option<&Regions> {
+        self.regions.as_ref()
+    }
+
+    /// The houses: each a mask of nine cells (bit `c` for cell `c`) and its kind.
+    pub fn houses(&self) -> impl Iterator<Item = (u128, HouseKind)> + '_ {
+        self.houses[..self.n_houses]
+            .iter()
+            .copied()
+            .zip(self.kinds[..self.n_houses].iter().copied())
+    }
+
+    /// The first pair of filled cells that break a rule, or `Ok`.
+    ///
+    /// Rules are checked in a fixed order: the rules added to the classic ones first
+    /// (diagonals, windows, anti-knight, anti-king, non-consecutive, jigsaw regions),
+    /// then rows, columns and boxes; within a rule, the pair whose later cell comes
+    /// first (row-major) is reported. Two givens that break an added rule often break
+    /// a classic one too (a knight's move apart in one box); the message names the
+    /// rule the puzzle is about. Without jigsaw the classic houses are checked by
+    /// [`Grid::check_givens`], so the classic wording and choice of pair are unchanged.
+    pub fn check_givens(&self, grid: &Grid) -> Result<(), RuleConflict> {
+        self.check_added(grid)?;
+        if self.regions.is_none() {
+            grid.check_givens().map_err(RuleConflict::Classic)?;
+        } else {
+            self.check_houses(grid, |k| {
+                matches!(k, HouseKind::Row(_) | HouseKind::Column(_))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The rules added to the classic ones, in the order [`Variant::check_givens`]
+    /// gives.
+    fn check_added(&self, grid: &Grid) -> Result<(), RuleConflict> {
+        self.check_houses(grid, |k| {
+            matches!(k, HouseKind::MainDiagonal | HouseKind::AntiDiagonal)
+        })?;
+        self.check_houses(grid, |k| matches!(k, HouseKind::Window(_)))?;
+        for (rule, offsets) in [(Rule::AntiKnight, &KNIGHT), (Rule::AntiKing, &KING)] {
+            if !self.rules.contains(rule) {
+                continue;
+            }
+            for second in 0..CELLS {
+                let digit = grid.get(second);
+                if digit == 0 {
+                    continue;
+                }
+                let earlier = offsets_mask(second, offsets) & ((1u128 << second) - 1);
+                if let Some(first) = cells(earlier).find(|&c| grid.get(c) == digit) {
+                    return Err(RuleConflict::Pair {
+                        rule,
+                        first,
+                        second,
+                        digit,
+                    });
+                }
+            }
+        }
+        if self.non_consecutive {
+            for second in 0..CELLS {
+                let digit = grid.get(second);
+                if digit == 0 {
+                    continue;
+                }
+                let earlier = self.orth[second] & ((1u128 << second) - 1);
+                // A blank (0) is never consecutive, not even to a 1.
+                let consecutive = |c: usize| grid.get(c) != 0 && grid.get(c).abs_diff(digit) == 1;
+                if let Some(first) = cells(earlier).find(|&c| consecutive(c)) {
+                    return Err(RuleConflict::Consecutive {
+                        first,
+                        first_digit: grid.get(first),
+                        second,
+                        second_digit: digit,
+                    });
+                }
+            }
+        }
+        self.check_houses(grid, |k| matches!(k, HouseKind::Region(_)))
+    }
+
+    /// The houses of the kinds `pick` selects, scanned in cell order.
+    fn check_houses(
+        &self,
+        grid: &Grid,
+        pick: impl Fn(HouseKind) -> bool,
+    ) -> Result<(), RuleConflict> {
+        // seen[house][digit] = 1 + the cell that holds it.
+        let mut seen = [[0u8; 10]; MAX_HOUSES];
+        for (cell, &digit) in grid.cells().iter().enumerate() {
+            if digit == 0 {
+                continue;
+            }
+            for (h, (mask, kind)) in self.houses().enumerate() {
+                if mask & 1 << cell == 0 || !pick(kind) {
+                    continue;
+                }
+                let slot = &mut seen[h][usize::from(digit)];
+                if *slot != 0 {
+                    let (first, second) = (usize::from(*slot) - 1, cell);
+                    let symbol = match (kind, &self.regions) {
+                        (HouseKind::Region(id), Some(r)) => r.symbol(usize::from(id)),
+                        _ => ' ',
+                    };
+                    return Err(match kind {
+                        HouseKind::Row(_) | HouseKind::Column(_) | HouseKind::Box(_) => {
+                            RuleConflict::Classic(Conflict {
+                                first,
+                                second,
+                                digit,
+                            })
+                        }
+                        _ => RuleConflict::House {
+                            kind,
+                            symbol,
+                            first,
+                            second,
+                            digit,
+                        },
+                    });
+                }
+                *slot = cell as u8 + 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when `grid` is complete and breaks no active rule: the check to run on
+    /// every solution before it is written.
+    pub fn is_solution(&self, grid: &Grid) -> bool {
+        grid.is_complete() && self.check_givens(grid).is_ok()
+    }
+
+    /// True when `solution` is a solution of `puzzle` under these rules.
+    pub fn solves(&self, solution: &Grid, puzzle: &Grid) -> bool {
+        self.is_solution(solution) && solution.agrees_with(puzzle)
+    }
+
+    /// A boxed picture of `grid`.
+    ///
+    /// Rules that change no house shape (classic, anti-knight, anti-king,
+    /// non-consecutive) draw exactly [`Grid::to_boxed`]. With `x`, `windoku` or
+    /// `jigsaw` every cell takes three characters and the borders follow the boxes or
+    /// regions; diagonal cells are drawn `\5\` (main) or `/5/` (anti; `X5X` on the
+    /// centre), window cells `[5]`, and a legend line follows.
+    ///
+    /// ```
+    /// use bulkdoku::rules::{RuleSet, Variant};
+    /// use bulkdoku::Grid;
+    /// let v = Variant::new("x".parse::<RuleSet>().unwrap(), None).unwrap();
+    /// let picture = v.to_boxed(&Grid::EMPTY);
+    /// let first_rows: Vec<&str> = picture.lines().take(2).collect();
+    /// assert_eq!(first_rows[0], "+-----------+-----------+-----------+");
+    /// assert_eq!(first_rows[1], r"|\.\  .   . | .   .   . | .   .  /./|");
+    /// ```
+    pub fn to_boxed(&self, grid: &Grid) -> String {
+        let x = self.rules.contains(Rule::X);
+        let windoku = self.rules.contains(Rule::Windoku);
+        if !x && !windoku && self.regions.is_none() {
+            return grid.to_boxed();
+        }
+        let region = |cell: usize| match &self.regions {
+            Some(r) => r.id(cell),
+            None => (cell / 27) * 3 + (cell % 9) / 3,
+        };
+        let window_cells = WINDOWS.iter().fold(0u128, |m, &(r, c)| m | square(r, c));
+        let mut s = String::with_capacity(1000);
+        for row in 0..=9 {
+            // The border line above `row` (row 9: the bottom frame); a line with no
+            // horizontal border is left out, so box layouts keep one line per row.
+            let line_start = s.len();
+            for col in 0..=9 {
+                let here = |r: usize, c: usize| (r < 9 && c < 9).then(|| region(r * 9 + c));
+                // A corner is drawn when any border meets it.
+                let up_left = (row > 0 && col > 0)
+                    .then(|| here(row - 1, col - 1))
+                    .flatten();
+                let up_right = (row > 0).then(|| here(row - 1, col)).flatten();
+                let down_left = (col > 0).then(|| here(row, col - 1)).flatten();
+                let down_right = here(row, col);
+                // Which of the four borders that meet at this point are drawn.
+                let up = up_left != up_right;
+                let down = down_left != down_right;
+                let left = up_left != down_left;
+                let right = up_right != down_right;
+                s.push(match (up || down, left || right) {
+                    (true, true) => '+',
+                    (true, false) => '|',
+                    (false, true) => '-',
+                    (false, false) => ' ',
+                });
+                if col < 9 {
+                    s.push_str(if up_right != down_right { "---" } else { "   " });
+                }
+            }
+            if s[line_start..].contains('-') {
+                s.push('\n');
+            } else {
+                s.truncate(line_start);
+            }
+            if row == 9 {
+                break;
+            }
+            for col in 0..=9 {
+                let left = (col > 0).then(|| region(row * 9 + col - 1));
+                let right = (col < 9).then(|| region(row * 9 + col));
+                s.push(if left != right { '|' } else { ' ' });
+                if col == 9 {
+                    break;
+                }
+                let cell = row * 9 + col;
+                let v = grid.get(cell);
+                let ch = if v == 0 { '.' } else { (b'0' + v) as char };
+                let main = x && row == col;
+                let anti = x && row + col == 8;
+                let (open, close) = match (main, anti) {
+                    (true, true) => ('X', 'X'),
+                    (true, false) => ('\\', '\\'),
+                    (false, true) => ('/', '/'),
+                    _ if windoku && window_cells & 1 << cell != 0 => ('[', ']'),
+                    _ => (' ', ' '),
+                };
+                s.push(open);
+                s.push(ch);
+                s.push(close);
+            }
+            s.push('\n');
+        }
+        let mut legend = Vec::new();
+        if x {
+            legend.push("\\ \\ main diagonal, / / anti-diagonal");
+        }
+        if windoku {
+            legend.push("[ ] windows");
+        }
+        if !legend.is_empty() {
+            s.push_str(&legend.join("; "));
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// The cells of a mask, in increasing order.
+pub(crate) fn cells(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let c = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            c
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (row, column, digit), 1-based.
+    type Givens = &'static [(usize, usize, u8)];
+
+    fn variant(rules: &str) -> Variant {
+        Variant::new(rules.parse().unwrap(), None).unwrap()
+    }
+
+    fn grid_with(givens: &[(usize, usize, u8)]) -> Grid {
+        let mut g = Grid::EMPTY;
+        for &(r, c, d) in givens {
+            g.set((r - 1) * 9 + c - 1, d);
+        }
+        g
+    }
+
+    #[test]
+    fn a_conflict_is_named_by_the_added_rule_it_breaks() {
+        for (rules, givens, message) in [
+            (
+                "anti-knight",
+                &[(1, 1, 4), (2, 3, 4)][..],
+                "anti-knight: r1c1 and r2c3 are both 4",
+            ),
+            (
+                "x",
+                &[(1, 1, 7), (5, 5, 7)][..],
+                "givens conflict on the main diagonal: r1c1 and r5c5 are both 7",
+            ),
+            (
+                "non-consecutive",
+                &[(4, 4, 5), (4, 5, 6)][..],
+                "non-consecutive: r4c4 is 5 and r4c5 is 6",
+            ),
+            (
+                "anti-king",
+                &[(1, 1, 2), (1, 2, 2)][..],
+                "anti-king: r1c1 and r1c2 are both 2",
+            ),
+            // Only a classic house: the classic wording.
+            (
+                "anti-knight",
+                &[(1, 1, 4), (1, 9, 4)][..],
+                "givens conflict: r1c1 and r1c9 are both 4",
+            ),
+        ] {
+            let err = variant(rules).check_givens(&grid_with(givens)).unwrap_err();
+            assert_eq!(err.to_string(), message, "{rules}");
+        }
+    }
+
+    #[test]
+    fn houses_have_nine_cells_and_peers_are_symmetric() {
+        for rules in ["classic", "x", "windoku", "x,windoku,anti-knight,anti-king"] {
+            let v = variant(rules);
+            for (mask, kind) in v.houses() {
+                assert_eq!(mask.count_ones(), 9, "{rules} {kind:?}");
+            }
+            for a in 0..CELLS {
+                assert_eq!(v.peers[a] & 1 << a, 0);
+                for b in cells(v.peers[a]) {
+                    assert_ne!(v.peers[b] & 1 << a, 0, "{rules}: {a} {b}");
+                }
+            }
+        }
+        assert_eq!(variant("classic").peers[0].count_ones(), 20);
+        assert_eq!(variant("x").peers[40].count_ones(), 20 + 12);
+        assert_eq!(variant("anti-knight").peers[40].count_ones(), 20 + 8);
+        // The king's orthogonal moves are row/column peers already; four diagonal
+        // moves are box peers too, so anti-king adds nothing at the box centre.
+        assert_eq!(variant("anti-king").peers[40].count_ones(), 20);
+        assert_eq!(variant("anti-king").peers[30].count_ones(), 20 + 3);
+    }
+
+    #[test]
+    fn jigsaw_needs_regions_and_regions_need_jigsaw() {
+        let jigsaw: RuleSet = "jigsaw".parse().unwrap();
+        assert_eq!(
+            Variant::new(jigsaw, None).unwrap_err().to_string(),
+            "jigsaw without regions"
+        );
+        assert_eq!(
+            Variant::new(RuleSet::CLASSIC, Some(&Regions::boxes()))
+                .unwrap_err()
+                .to_string(),
+            "regions without jigsaw"
+        );
+    }
+
+    #[test]
+    fn conflicts_name_the_cells_and_the_rule() {
+        let cases: [(&str, Givens, &str); 9] = [
+            (
+                "x",
+                &[(1, 1, 7), (1, 5, 7)],
+                "givens conflict: r1c1 and r1c5 are both 7",
+            ),
+            (
+                "x",
+                &[(1, 1, 7), (5, 5, 7)],
+                "givens conflict on the main diagonal: r1c1 and r5c5 are both 7",
+            ),
+            (
+                "x",
+                &[(1, 9, 2), (9, 1, 2)],
+                "givens conflict on the anti-diagonal: r1c9 and r9c1 are both 2",
+            ),
+            (
+                "windoku",
+                &[(2, 4, 3), (4, 3, 3)],
+                "givens conflict in the window at r2c2: r2c4 and r4c3 are both 3",
+            ),
+            (
+                "anti-knight",
+                &[(1, 3, 4), (2, 5, 4)],
+                "anti-knight: r1c3 and r2c5 are both 4",
+            ),
+            (
+                "anti-king",
+                &[(3, 3, 4), (4, 4, 4)],
+                "anti-king: r3c3 and r4c4 are both 4",
+            ),
+            (
+                "non-consecutive",
+                &[(4, 4, 5), (4, 5, 6)],
+                "non-consecutive: r4c4 is 5 and r4c5 is 6",
+            ),
+            (
+                "non-consecutive",
+                &[(4, 4, 5), (5, 4, 4)],
+                "non-consecutive: r4c4 is 5 and r5c4 is 4",
+            ),
+            (
+                "classic",
+                &[(4, 4, 5), (6, 6, 5)],
+                "givens conflict: r4c4 and r6c6 are both 5",
+            ),
+        ];
+        for (rules, givens, message) in cases {
+            let v = variant(rules);
+            let g = grid_with(givens);
+            assert_eq!(v.check_givens(&g).unwrap_err().to_string(), message);
+            // The same givens are fine under classic rules unless classic breaks them.
+            if rules != "classic" && !message.starts_with("givens conflict: ") {
+                assert!(variant("classic").check_givens(&g).is_ok());
+            }
+        }
+        // Each pair breaks only its own rule.
+        let pairs: [(Givens, &str); 3] = [
+            (&[(3, 3, 4), (4, 4, 4)], "anti-king"),
+            (&[(1, 3, 1), (2, 5, 1)], "anti-knight"),
+            (&[(6, 6, 5), (6, 7, 6)], "non-consecutive"),
+        ];
+        for (givens, breaks) in pairs {
+            let g = grid_with(givens);
+            for rules in ["classic", "anti-king", "anti-knight", "non-consecutive"] {
+                let result = variant(rules).check_givens(&g);
+                assert_eq!(result.is_err(), rules == breaks, "{rules} {givens:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn region_conflicts_use_the_region_symbol() {
+        let layout =
+            "AAABBBCCCAAABBBCCCAAABBBCCCDDDEEEFFFDDDEEEFFFDDDEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII";
+        // Trade two cells: r1c4 joins region A, r3c3 joins region B.
+        let mut bytes = layout.as_bytes().to_vec();
+        bytes[3] = b'A';
+        bytes[20] = b'B';
+        let regions = Regions::parse(&bytes).unwrap();
+        let v = Variant::new("jigsaw".parse().unwrap(), Some(&regions)).unwrap();
+        let g = grid_with(&[(1, 4, 6), (2, 2, 6)]);
+        assert_eq!(
+            v.check_givens(&g).unwrap_err().to_string(),
+            "givens conflict in region 'A': r1c4 and r2c2 are both 6"
+        );
+        // Same digits in the old box of r1c4 are fine now.
+        let g = grid_with(&[(1, 4, 6), (2, 5, 6)]);
+        assert!(v.check_givens(&g).is_ok());
+        // Rows still apply, in classic wording.
+        let g = grid_with(&[(1, 4, 6), (1, 9, 6)]);
+        assert_eq!(
+            v.check_givens(&g).unwrap_err().to_string(),
+            "givens conflict: r1c4 and r1c9 are both 6"
+        );
+    }
+
+    #[test]
+    fn classic_pictures_are_unchanged_and_variants_are_marked() {
+        let g: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        for rules in ["classic", "anti-knight", "anti-king,non-consecutive"] {
+            assert_eq!(variant(rules).to_boxed(&g), g.to_boxed());
+        }
+        let x = variant("x").to_boxed(&g);
+        let expected = [
+            "+-----------+-----------+-----------+",
+            "|\\8\\  .   . | .   .   . | .   .  /./|",
+            "| .  \\.\\  3 | 6   .   . | .  /./  . |",
+            "| .   7  \\.\\| .   9   . |/2/  .   . |",
+            "+-----------+-----------+-----------+",
+            "| .   5   . |\\.\\  .  /7/| .   .   . |",
+            "| .   .   . | .  X4X  5 | 7   .   . |",
+        ];
+        assert_eq!(x.lines().take(7).collect::<Vec<_>>(), expected);
+        assert_eq!(x.lines().count(), 9 + 4 + 1);
+        assert_eq!(
+            x.lines().last().unwrap(),
+            "\\ \\ main diagonal, / / anti-diagonal"
+        );
+        let w = variant("windoku").to_boxed(&Grid::EMPTY);
+        assert_eq!(
+            w.lines().nth(2).unwrap(),
+            "| .  [.] [.]|[.]  .  [.]|[.] [.]  . |"
+        );
+        assert_eq!(
+            w.lines().nth(6).unwrap(),
+            "| .   .   . | .   .   . | .   .   . |"
+        );
+        // Jigsaw: a border wherever neighbouring cells change region. Trade r1c3 (box
+        // 1) and r1c4 (box 2).
+        let mut bytes = Regions::boxes().to_line().into_bytes();
+        bytes.swap(2, 3);
+        let regions = Regions::parse(&bytes).unwrap();
+        let v = Variant::new("jigsaw".parse().unwrap(), Some(&regions)).unwrap();
+        let pic = v.to_boxed(&g);
+        let lines: Vec<&str> = pic.lines().collect();
+        assert_eq!(lines[0], "+-------+---+---+-------+-----------+");
+        assert_eq!(lines[1], "| 8   . | . | . | .   . | .   .   . |");
+        assert_eq!(lines[2], "|       +---+---+       |           |");
+        assert_eq!(lines[3], "| .   .   3 | 6   .   . | .   .   . |");
+        assert_eq!(lines.len(), 9 + 5);
+    }
+}

@@ -189,6 +189,20 @@ fn mixed_input(dir: &Workdir) {
     }
     let _ = writeln!(csv, "999999,{EMPTY},multi");
     dir.create("keep.csv", csv);
+    // Variant rules per record: jigsaw puzzles with their regions (81 digits, which
+    // look like a number as much as a solution does), then classic and X records.
+    let done = dir.run(&[
+        "generate", "-n", "12", "--seed", "7", "--rules", "jigsaw", "--format", "csv",
+    ]);
+    assert_exit(&done, 0);
+    let mut csv = stdout(&done);
+    for (i, p) in puzzles[300..306].iter().enumerate() {
+        let rules = ["classic", "x", ""][i % 3];
+        let _ = writeln!(csv, "{p},,{rules},");
+    }
+    let _ = writeln!(csv, "{EMPTY},,x,");
+    let _ = writeln!(csv, "12345,,x,");
+    dir.create("variants.csv", csv);
 }
 
 #[test]
@@ -214,8 +228,97 @@ fn solve_modes() -> Vec<Vec<&'static str>> {
         vec!["solve", "--all-solutions", "--limit", "6", "mix.txt"],
         vec!["solve", "-j", "1", "mix.txt", "other.txt"],
         vec!["solve", "keep.csv", "--keep", "note,id", "--all-solutions"],
+        // Variant rules: the rows gain `rules` and `regions` columns.
+        vec!["solve", "--rules", "x", "mix.txt"],
+        vec![
+            "solve",
+            "--rules",
+            "x",
+            "--all-solutions",
+            "--limit",
+            "6",
+            "mix.txt",
+        ],
+        vec!["solve", "variants.csv", "--column", "puzzle"],
+        vec![
+            "solve",
+            "variants.csv",
+            "--column",
+            "puzzle",
+            "--all-solutions",
+            "--limit",
+            "3",
+        ],
     ]
 }
+
+/// The modes of [`solve_modes`] under variant rules write each record's rules and
+/// regions, as strings, after the fixed columns: the same in every format.
+#[test]
+fn variant_rules_and_regions_are_columns_of_every_format() {
+    let dir = Workdir::new();
+    mixed_input(&dir);
+    let args = ["solve", "variants.csv", "--column", "puzzle"];
+    let jsonl = jsonl_typed(&run_to(&dir, &args, "v.jsonl", 0));
+    let csv = csv_typed(&run_to(&dir, &args, "v.csv", 0));
+    let n = SOLVE_COLUMN_COUNT;
+    assert_eq!(jsonl.columns[n..], ["rules", "regions"]);
+    let jsonl = jsonl.without("time_ns");
+    assert_eq!(jsonl, csv.without("time_ns"));
+    let rules = jsonl.column("rules");
+    let regions = jsonl.column("regions");
+    assert_eq!(rules.len(), 20);
+    for (rule, region) in rules.iter().zip(&regions).take(12) {
+        assert_eq!(**rule, Cell::Text("jigsaw".into()));
+        let Cell::Text(r) = region else {
+            panic!("regions as text: {region:?}")
+        };
+        assert_eq!(r.len(), 81, "{r}");
+        assert!(r.bytes().all(|b| b.is_ascii_digit()), "{r}");
+    }
+    let tail: Vec<&Cell> = rules[12..].to_vec();
+    let text = |s: &str| Cell::Text(s.into());
+    assert_eq!(
+        tail,
+        [
+            &text("classic"),
+            &text("x"),
+            &text("classic"),
+            &text("classic"),
+            &text("x"),
+            &text("classic"),
+            &text("x"),
+            &text("x"),
+        ]
+    );
+    assert!(regions[12..].iter().all(|r| **r == text("")));
+    // Classic runs have no such columns.
+    let plain = jsonl_typed(&run_to(&dir, &["solve", "other.txt"], "p.jsonl", 0));
+    assert_eq!(plain.columns.len(), n);
+    // A kept column of one of those names would be a second column of that name.
+    for out in ["k.jsonl", "k.parquet"] {
+        let done = dir.run(&[
+            "solve",
+            "variants.csv",
+            "--column",
+            "puzzle",
+            "--keep",
+            "rules",
+            "-o",
+            out,
+        ]);
+        assert_exit(&done, 2);
+        assert!(
+            stderr(&done).contains("`rules` column of its own"),
+            "{}",
+            stderr(&done)
+        );
+        assert!(!dir.file(out).exists());
+    }
+}
+
+/// The fixed columns of `solve`'s rows.
+const SOLVE_COLUMN_COUNT: usize = 10;
 
 /// Every searched row has a time, every invalid row 0.
 #[track_caller]
@@ -536,15 +639,20 @@ mod parquet_outputs {
                 assert_eq!(row[solution] != Cell::Null, solved, "{row:?}");
                 assert_eq!(row[error] != Cell::Null, s == "invalid", "{row:?}");
             }
+            if args.contains(&"--keep") {
+                // The kept digits stay text, leading zeros and all.
+                assert_eq!(p.typed.column("id")[0], &Cell::Text("000000".into()));
+            }
+            if args.contains(&"--rules") || args.contains(&"variants.csv") {
+                let n = SOLVE_COLUMN_COUNT;
+                assert_eq!(p.typed.columns[n..], ["rules", "regions"], "{args:?}");
+            }
             assert_eq!(
                 p.typed.without("time_ns"),
                 csv.without("time_ns"),
                 "{args:?}"
             );
         }
-        // The kept digits stay text, leading zeros and all.
-        let p = read_parquet(&dir.file("out.parquet"));
-        assert_eq!(p.typed.column("id")[0], &Cell::Text("000000".into()));
     }
 
     #[test]

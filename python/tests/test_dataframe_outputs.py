@@ -43,6 +43,18 @@ def outputs(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         run(cli, "solve", *inputs, "-o", str(d / f"solved.{ext}"))
         run(cli, "solve", str(d / "keep.csv"), "--keep", "id", "-o", str(d / f"kept.{ext}"))
         run(cli, "verify", "--all", str(d / "other.txt"), "-o", str(d / f"verified.{ext}"), code=1)
+    jigsaw = subprocess.run(
+        [str(cli), "generate", "-n", "20", "--seed", "3", "--rules", "jigsaw", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # And an invalid record under the same rules, so that `error` is not null throughout
+    # (a column null in every line has no type in JSON: see docs/dataframes.md).
+    regions = jigsaw.stdout.splitlines()[1].split(",")[-1]
+    (d / "jigsaw.csv").write_text(jigsaw.stdout + f"12345,,jigsaw,{regions}\n")
+    for ext in ["csv", "parquet", "jsonl"]:
+        run(cli, "solve", str(d / "jigsaw.csv"), "--column", "puzzle", "-o", str(d / f"variant.{ext}"))
     return d
 
 
@@ -113,6 +125,11 @@ def duckdb_frame(rel: duckdb.DuckDBPyRelation) -> tuple[list[dict], dict[str, st
     return records, kinds
 
 
+# The CSV columns a type sniffer would take for numbers: digits (puzzles, solutions, jigsaw
+# regions, kept ids) or empty throughout (errors, details).
+CSV_TEXTS = ["puzzle", "solution", "error", "detail", "id", "regions"]
+
+
 def read_pandas(path: Path) -> tuple[list[dict], dict[str, str]]:
     if path.suffix == ".parquet":
         df = pd.read_parquet(path)
@@ -120,7 +137,7 @@ def read_pandas(path: Path) -> tuple[list[dict], dict[str, str]]:
         # dtype=False: pandas would otherwise turn digit strings into numbers.
         df = pd.read_json(path, lines=True, dtype=False)
     else:
-        df = pd.read_csv(path, dtype={"puzzle": str, "solution": str, "error": str, "detail": str, "id": str})
+        df = pd.read_csv(path, dtype={n: str for n in CSV_TEXTS})
     return df.to_dict("records"), pandas_kinds(df)
 
 
@@ -132,7 +149,7 @@ def read_polars(path: Path) -> tuple[list[dict], dict[str, str]]:
         # (the errors of a clean start) would be typed Null and fail later.
         df = pl.read_ndjson(path, schema_overrides=nullable_texts(path, pl.String))
     else:
-        text = {name: pl.String for name in ["puzzle", "solution", "error", "detail", "id"]}
+        text = {name: pl.String for name in CSV_TEXTS}
         df = pl.read_csv(path, schema_overrides=text)
     return df.to_dicts(), polars_kinds(df)
 
@@ -148,7 +165,7 @@ def read_duckdb(path: Path) -> tuple[list[dict], dict[str, str]]:
     else:
         # Only the columns the file has may be named in `types`.
         header = path.read_text().split("\n", 1)[0].split(",")
-        text = {n: "VARCHAR" for n in ["puzzle", "solution", "error", "detail", "id"] if n in header}
+        text = {n: "VARCHAR" for n in CSV_TEXTS if n in header}
         # DuckDB guesses the quote character from a sample too: with no quoted field
         # there (an error message has commas) it would take none.
         rel = con.sql(f"FROM read_csv('{path}', quote = '\"', types = {text})")
@@ -204,6 +221,23 @@ def test_verify_findings_read_typed(outputs, reader, fmt):
     check_values(records, want, ["line"])
     kinds_found = {r["kind"] for r in normalise(records)}
     assert {"multiple", "unsolvable", "malformed", "conflict"} <= kinds_found
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("reader", READERS)
+def test_variant_rules_and_regions_read_as_text(outputs, reader, fmt):
+    """Under variant rules the rows gain `rules` and `regions`: jigsaw regions are 81
+    digits, text in every reader like the solutions."""
+    want = csv_rows(outputs / "variant.csv")
+    records, kinds = READERS[reader](outputs / f"variant.{fmt}")
+    assert kinds == {**{n: "int" for n in COUNTS}, **{n: "str" for n in TEXTS + ["rules", "regions"]}}
+    check_values(records, want, COUNTS)
+    rows = normalise(records)
+    assert len(rows) == 21
+    assert all(r["rules"] == "jigsaw" and len(r["regions"]) == 81 for r in rows)
+    assert all(r["status"] == "unique" and len(r["solution"]) == 81 for r in rows[:20])
+    assert all(r["error"] is None for r in rows[:20])
+    assert rows[20]["status"] == "invalid" and rows[20]["error"] == "5 cells, expected 81"
 
 
 def test_parquet_is_typed_as_documented(outputs):

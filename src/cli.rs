@@ -178,6 +178,10 @@ pub enum OutputFormatArg {
     Csv,
     /// Puzzle and solution as boxed 9×9 grids side by side, a header line per record.
     Grid,
+    /// JSON Lines: one object per row, typed fields, null for a missing value.
+    Jsonl,
+    /// Parquet (zstd): typed columns for pandas, polars, DuckDB.
+    Parquet,
 }
 
 impl From<OutputFormatArg> for bulkdoku::output::OutputFormat {
@@ -185,6 +189,55 @@ impl From<OutputFormatArg> for bulkdoku::output::OutputFormat {
         match format {
             OutputFormatArg::Csv => bulkdoku::output::OutputFormat::Csv,
             OutputFormatArg::Grid => bulkdoku::output::OutputFormat::Grid,
+            OutputFormatArg::Jsonl => bulkdoku::output::OutputFormat::Jsonl,
+            OutputFormatArg::Parquet => bulkdoku::output::OutputFormat::Parquet,
         }
     }
+}
+
+/// Output formats of `verify`'s findings (`--output-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FindingsFormatArg {
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines: one object per finding.
+    Jsonl,
+    /// Parquet (zstd), typed columns.
+    Parquet,
+}
+
+impl From<FindingsFormatArg> for bulkdoku::output::OutputFormat {
+    fn from(format: FindingsFormatArg) -> bulkdoku::output::OutputFormat {
+        match format {
+            FindingsFormatArg::Csv => bulkdoku::output::OutputFormat::Csv,
+            FindingsFormatArg::Jsonl => bulkdoku::output::OutputFormat::Jsonl,
+            FindingsFormatArg::Parquet => bulkdoku::output::OutputFormat::Parquet,
+        }
+    }
+}
+
+/// The output format: `--output-format` when given, else the one `-o FILE`'s extension
+/// names (`.parquet`, `.jsonl`, `.ndjson`, `.csv`), else CSV. A binary format is refused
+/// on a terminal.
+pub fn output_format(
+    flag: Option<bulkdoku::output::OutputFormat>,
+    output: Option<&std::path::Path>,
+) -> anyhow::Result<bulkdoku::output::OutputFormat> {
+    use bulkdoku::output::{file::is_stdout, OutputFormat};
+    use std::io::IsTerminal;
+    let to_stdout = is_stdout(output);
+    let format = flag
+        .or_else(|| {
+            output
+                .filter(|_| !to_stdout)
+                .and_then(OutputFormat::from_path)
+        })
+        .unwrap_or_default();
+    if format.is_binary() && to_stdout && std::io::stdout().is_terminal() {
+        anyhow::bail!(
+            "Parquet is binary: not written to a terminal; name a file with -o FILE.parquet \
+             or redirect standard output"
+        );
+    }
+    Ok(format)
 }

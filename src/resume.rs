@@ -9,12 +9,15 @@
 //!
 //! `--resume` reads it back, refuses when the inputs or the options differ, keeps the
 //! output's whole rows and drops a torn tail (`solve`: rows read back with
-//! [`solve_rows_done`]; `verify`: cut at its last checkpoint), skips the records done
-//! and appends the rest.
+//! [`solve_rows_done`] for CSV, [`solve_jsonl_rows_done`] for JSON Lines; `verify`: cut
+//! at its last checkpoint), skips the records done and appends the rest. A Parquet
+//! output is not resumed: its row groups are indexed by a footer at the end of the
+//! file, which a killed run never wrote and an appended row group would have to
+//! replace.
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -22,7 +25,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use crate::output::file::sibling;
-use crate::row::SOLVE_COLUMNS;
+use crate::row::{Status, SOLVE_COLUMNS};
 
 /// The version of the [`RunRecord`] layout.
 const VERSION: u32 = 1;
@@ -215,10 +218,7 @@ pub fn solve_rows_done(
         column("status").unwrap_or(3),
         column("solutions").unwrap_or(4),
     );
-    let mut kept = 0u64; // bytes of the whole records so far
-    let mut records = 0u64;
-    // The record being read: its (file, line), rows so far, rows it needs.
-    let mut group: Option<((String, String), u64, u64)> = None;
+    let mut whole = Whole::new(all_solutions);
     let mut first = header;
     // A torn row may not parse: where reading fails, the whole rows end.
     while let Ok(true) = reader.read_record(&mut row) {
@@ -230,33 +230,98 @@ pub fn solve_rows_done(
             if row.get(0) != Some("file") {
                 bail!("not the output of `bulkdoku solve`: its first row is not the header");
             }
-            kept = end;
+            whole.bytes = end;
             continue;
         }
         if row.len() < SOLVE_COLUMNS.len() {
             break;
         }
-        let key = (row[file_i].to_string(), row[line_i].to_string());
-        // With every solution written, a solved record has a row per solution found;
-        // any other record has one row.
-        let solved = matches!(&row[status_i], "unique" | "multiple" | "solved");
-        let needs = if all_solutions && solved {
-            row[solutions_i].parse::<u64>().unwrap_or(1).max(1)
+        let solved = Status::parse(&row[status_i]).is_some_and(Status::has_solution);
+        let solutions = row[solutions_i].parse::<u64>().unwrap_or(1);
+        whole.row(&row[file_i], &row[line_i], solved, solutions, end);
+    }
+    Ok((whole.records, whole.bytes))
+}
+
+/// Records whose rows are all there, counted row by row.
+struct Whole {
+    all_solutions: bool,
+    /// Records whole so far.
+    records: u64,
+    /// Bytes from the start of the file to the end of the last whole record.
+    bytes: u64,
+    /// The record being read: its (file, line), rows so far, rows it needs.
+    group: Option<((String, String), u64, u64)>,
+}
+
+impl Whole {
+    fn new(all_solutions: bool) -> Whole {
+        Whole {
+            all_solutions,
+            records: 0,
+            bytes: 0,
+            group: None,
+        }
+    }
+
+    /// A row of the record at `file`:`line`, ending at byte `end`. With every solution
+    /// written, a `solved` record has a row per solution found (`solutions`); any other
+    /// record has one row.
+    fn row(&mut self, file: &str, line: &str, solved: bool, solutions: u64, end: u64) {
+        let key = (file.to_string(), line.to_string());
+        let needs = if self.all_solutions && solved {
+            solutions.max(1)
         } else {
             1
         };
-        let (rows, needs) = match group.take() {
+        let (rows, needs) = match self.group.take() {
             Some((k, rows, needs)) if k == key => (rows + 1, needs),
             _ => (1, needs),
         };
         if rows == needs {
-            records += 1;
-            kept = end;
+            self.records += 1;
+            self.bytes = end;
         } else {
-            group = Some((key, rows, needs));
+            self.group = Some((key, rows, needs));
         }
     }
-    Ok((records, kept))
+}
+
+/// The fields of a JSON Lines row that say which record it belongs to and how many rows
+/// the record has.
+#[derive(Deserialize)]
+struct JsonRow {
+    file: String,
+    line: u64,
+    status: Status,
+    solutions: u64,
+}
+
+/// [`solve_rows_done`] for a `solve` output in JSON Lines: the records whose rows are
+/// all there and the bytes they take. A last line without its line break (a killed
+/// run's torn row) is left out; any other line that is not a `solve` row is an error
+/// (the file is not such an output, or was changed since).
+pub fn solve_jsonl_rows_done(file: &mut File, all_solutions: bool) -> anyhow::Result<(u64, u64)> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut reader = BufReader::new(&mut *file);
+    let mut whole = Whole::new(all_solutions);
+    let mut line = Vec::new();
+    let (mut end, mut number) = (0u64, 0u64);
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)?;
+        if n == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        end += n as u64;
+        number += 1;
+        let row: JsonRow = serde_json::from_slice(&line).with_context(|| {
+            format!("line {number} is not a row of `bulkdoku solve --output-format jsonl`")
+        })?;
+        let solved = row.status.has_solution();
+        whole.row(&row.file, &row.line.to_string(), solved, row.solutions, end);
+    }
+    Ok((whole.records, whole.bytes))
 }
 
 #[cfg(test)]
@@ -310,6 +375,48 @@ mod tests {
         let (records, bytes) = solve_rows_done(&mut file_with(&text), true, true).unwrap();
         assert_eq!(records, 2);
         assert_eq!(&text[bytes as usize..], "a.txt,3,p,multiple,2,20,0,5,s1,\n");
+    }
+
+    #[test]
+    fn jsonl_rows_done_keeps_whole_records_and_drops_a_torn_line() {
+        let row = |line: u64, status: &str, solutions: u64, solution: &str| {
+            format!(
+                "{{\"file\":\"a.txt\",\"line\":{line},\"puzzle\":\"p\",\"status\":\"{status}\",\
+                 \"solutions\":{solutions},\"clues\":20,\"guesses\":0,\"time_ns\":5,\
+                 \"solution\":{solution},\"error\":null}}\n"
+            )
+        };
+        let rows = [
+            row(1, "multiple", 3, "\"s1\""),
+            row(1, "multiple", 3, "\"s2\""),
+            row(1, "multiple", 3, "\"s3\""),
+            row(2, "unsolvable", 0, "null"),
+            row(3, "multiple", 2, "\"s1\""),
+        ];
+        let text = rows.concat();
+        let (records, bytes) = solve_jsonl_rows_done(&mut file_with(&text), true).unwrap();
+        assert_eq!(records, 2);
+        assert_eq!(&text[bytes as usize..], rows[4]);
+        // One row per record without --all-solutions.
+        let (records, bytes) = solve_jsonl_rows_done(&mut file_with(&text), false).unwrap();
+        assert_eq!((records, bytes), (5, text.len() as u64));
+        // A torn last line is dropped, wherever it was cut.
+        for cut in [1, 20, rows[4].len() - 1] {
+            let torn = format!("{}{}", rows[..4].concat(), &rows[4][..cut]);
+            let done = solve_jsonl_rows_done(&mut file_with(&torn), false).unwrap();
+            assert_eq!(done, (4, rows[..4].concat().len() as u64), "cut at {cut}");
+        }
+        assert_eq!(
+            solve_jsonl_rows_done(&mut file_with(""), false).unwrap(),
+            (0, 0)
+        );
+        // A whole line that is not a row is not silently dropped.
+        let csv = format!("{HEADER}a.txt,1,p,unique,1,20,0,5,s,\n");
+        let err = solve_jsonl_rows_done(&mut file_with(&csv), false).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("line 1 is not a row"),
+            "{err:#}"
+        );
     }
 
     #[test]

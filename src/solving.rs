@@ -189,9 +189,9 @@ pub struct SolveReport {
 }
 
 /// Solve every record `driver` reads and write its row(s) to `sink`, in input order
-/// (the `--keep` names must be those the sink was made with). The sink is flushed at
-/// the end, also when an input fails: the rows of the records before the failure are
-/// written, then the error is returned.
+/// (the `--keep` names must be those the sink was made with). The sink is finished
+/// ([`SolveSink::finish`]) at the end, also when an input fails: the rows of the
+/// records before the failure are written, then the error is returned.
 pub fn solve_dataset(
     driver: Driver,
     config: &SolveConfig,
@@ -277,17 +277,29 @@ pub fn solve_dataset(
                             time_ns,
                             solution: None,
                         };
-                        let mut write = |g: &Grid| {
+                        // Whether the rows were cut short: a stop came inside the
+                        // record's rows, so no record's rows may follow (this one is
+                        // the output's torn tail, which --resume drops, not a hole
+                        // among whole records).
+                        let cut = std::cell::Cell::new(false);
+                        let mut rows = 0u64;
+                        let mut write = |g: &Grid| -> std::io::Result<()> {
+                            if cut.get() {
+                                return Ok(());
+                            }
                             let row = SolvedRow {
                                 solution: Some(g),
                                 ..base
                             };
-                            sink.write_solved(&row, kept)
+                            sink.write_solved(&row, kept)?;
+                            rows += 1;
+                            cut.set(rows < *solutions && stopped());
+                            Ok(())
                         };
                         if rules.is_classic() {
                             for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
                                 write(&g)?;
-                                if stopped() {
+                                if cut.get() {
                                     break;
                                 }
                             }
@@ -310,6 +322,9 @@ pub fn solve_dataset(
                                 return Err(e.into());
                             }
                         }
+                        if cut.get() {
+                            return Ok(ControlFlow::Break(()));
+                        }
                         Written {
                             status,
                             time_ns: Some(time_ns),
@@ -322,8 +337,9 @@ pub fn solve_dataset(
             Ok(ControlFlow::Continue(()))
         },
     );
-    // Rows written before an input error are kept: flush them, then report it.
-    let flushed = sink.flush();
+    // Rows written before an input error are kept: write them out (with Parquet's
+    // footer), then report it.
+    let flushed = sink.finish();
     let summary = summary?;
     flushed?;
     Ok(SolveReport {

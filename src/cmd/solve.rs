@@ -11,12 +11,14 @@ use std::process::ExitCode;
 use anyhow::bail;
 use bulkdoku::dataset::{check_inputs, Driver, Source, Summary, BATCH_SIZE};
 use bulkdoku::output::{self, OutputFormat};
-use bulkdoku::resume::{solve_rows_done, RunRecord};
+use bulkdoku::resume::{solve_jsonl_rows_done, solve_rows_done, RunRecord};
 use bulkdoku::row::Status;
 use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Tally};
 use bulkdoku::units::{duration, human_rate, rate};
 
-use crate::cli::{InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs};
+use crate::cli::{
+    self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs,
+};
 use crate::cmd::open_output;
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -30,6 +32,8 @@ Examples:
   bulkdoku solve --first hard.txt                fastest: stop at the first solution
   bulkdoku solve --all-solutions --limit 100 x.txt   one row per solution
   bulkdoku solve --output-format grid poj2676.txt    boxed 9x9 grids on the terminal
+  bulkdoku solve puzzles.txt -o solved.parquet   typed columns for pandas, polars, DuckDB
+  bulkdoku solve puzzles.txt -o solved.jsonl     JSON Lines (resumable, typed)
 
 Exit codes: 0 done (invalid records are rows with status `invalid`); 1 an invalid record
 with --strict; 2 an unreadable file, broken CSV, or bad arguments; 130 / 143 stopped by
@@ -75,11 +79,12 @@ pub struct Args {
     #[arg(long)]
     pub all_solutions: bool,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t, value_name = "FORMAT")]
-    pub output_format: OutputFormatArg,
+    /// Output format [default: by -o's extension (.parquet, .jsonl, .ndjson), else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormatArg>,
 
-    /// Leave out the CSV header row (to concatenate the outputs of shards).
+    /// Leave out the CSV header row (to concatenate the outputs of shards); JSON Lines
+    /// and Parquet have no header row, and ignore it.
     #[arg(long)]
     pub no_header: bool,
 
@@ -91,6 +96,11 @@ pub struct Args {
     /// Records per parallel batch (tuning and tests; the default suits most inputs).
     #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
     pub batch_size: usize,
+
+    /// Rows per Parquet row group (tuning and tests).
+    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub row_group_rows: usize,
 }
 
 /// Run `bulkdoku solve`.
@@ -112,9 +122,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         )
         .strict(args.strict);
-    let format = OutputFormat::from(args.output_format);
-    if args.resume && format == OutputFormat::Grid {
-        bail!("--resume continues CSV output; grid pictures cannot be read back");
+    let format = cli::output_format(
+        args.output_format.map(OutputFormat::from),
+        args.output.output.as_deref(),
+    )?;
+    match format {
+        OutputFormat::Grid if args.resume => {
+            bail!("--resume continues CSV or JSON Lines output; grid pictures cannot be read back")
+        }
+        OutputFormat::Parquet if args.resume => bail!(
+            "--resume cannot continue a Parquet output: a stopped run's file is finished \
+             (footer written) and a killed run's has no footer to find its rows by. \
+             Run again without --resume, or write JSON Lines (-o FILE.jsonl) for runs \
+             that may need resuming"
+        ),
+        _ => {}
     }
 
     // Everything is checked before the output is touched.
@@ -128,19 +150,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // classic: by --rules, or by a rules or regions column of an input.
     config = config
         .variant_columns(!rules.is_classic() || sources.iter().flatten().any(has_variant_columns));
+    output::check_solve_sink(format, &config.extra_columns())?;
     let header = !args.no_header;
     let all_solutions = args.all_solutions;
-    let opened = open_output(
+    let mut opened = open_output(
         args.output.output.as_deref(),
         &inputs,
-        || RunRecord::new("solve", run_options(&args, limit), &inputs),
+        || RunRecord::new("solve", run_options(&args, limit, format), &inputs),
         args.resume,
-        |file, _| solve_rows_done(file, header, all_solutions),
+        |file, _| match format {
+            OutputFormat::Jsonl => solve_jsonl_rows_done(file, all_solutions),
+            _ => solve_rows_done(file, header, all_solutions),
+        },
     )?;
+    if let (OutputFormat::Parquet, Some(path)) = (format, &opened.path) {
+        // Not resumable: no record for --resume to find.
+        RunRecord::remove(path)?;
+        opened.record = None;
+    }
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
-    let mut sink = output::solve_sink(format, writer, &config.extra_columns(), header)?;
+    let mut sink = output::solve_sink_grouped(
+        format,
+        writer,
+        &config.extra_columns(),
+        header,
+        args.row_group_rows,
+    )?;
 
     let signals = Signals::install();
     let progress = Bar::new(
@@ -175,12 +212,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(code) = signals.exit_code().filter(|_| report.summary.interrupted) {
-        if let Some(path) = path {
-            crate::say!(
+        match path {
+            Some(path) if format == OutputFormat::Parquet => crate::say!(
+                "bulkdoku: interrupted: the rows of the records done are in {} \
+                 (a whole Parquet file; it cannot be resumed)",
+                path.display()
+            ),
+            Some(path) => crate::say!(
                 "bulkdoku: interrupted: the rows of the records done are in {}; \
                  `bulkdoku solve --resume` with the same arguments continues",
                 path.display()
-            );
+            ),
+            None => {}
         }
         return Ok(code);
     }
@@ -197,7 +240,7 @@ pub fn has_variant_columns(source: &Source) -> bool {
 }
 
 /// The options that shape `solve`'s rows, as its run record keeps them.
-fn run_options(args: &Args, limit: u64) -> BTreeMap<String, String> {
+fn run_options(args: &Args, limit: u64, format: OutputFormat) -> BTreeMap<String, String> {
     let input = &args.input;
     [
         ("--limit", limit.to_string()),
@@ -207,7 +250,7 @@ fn run_options(args: &Args, limit: u64) -> BTreeMap<String, String> {
         ("--format", format!("{:?}", input.format)),
         ("--column", input.column.clone().unwrap_or_default()),
         ("--line-offset", input.line_offset.to_string()),
-        ("--output-format", format!("{:?}", args.output_format)),
+        ("--output-format", format!("{format:?}")),
         ("--no-header", args.no_header.to_string()),
         ("--rules", args.rules.rules.to_string()),
         (

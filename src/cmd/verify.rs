@@ -2,10 +2,10 @@
 //!
 //! The checks are the library's ([`bulkdoku::verify`]): per record on the dataset
 //! driver's workers, then in input order through a [`Ledger`]; this command writes
-//! the findings as CSV rows and the summary.
+//! the findings (CSV, JSON Lines or Parquet: [`output::FindingSink`]) and the summary.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,14 +17,16 @@ use bulkdoku::dataset::{check_inputs, Driver, Item, Source};
 use bulkdoku::dedup::FirstSeen;
 use bulkdoku::grid::CELLS;
 use bulkdoku::input::InputOptions;
-use bulkdoku::output;
 use bulkdoku::output::file::{check_target, Output};
+use bulkdoku::output::{self, FindingRow, FindingSink, OutputFormat};
 use bulkdoku::resume::{Checkpoint, RunRecord};
 use bulkdoku::rules::Rule;
 use bulkdoku::units::{human_rate, rate};
 use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, Scratch};
 
-use crate::cli::{InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs};
+use crate::cli::{
+    self, FindingsFormatArg, InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs,
+};
 use crate::cmd::{open_output, Opened};
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -35,6 +37,7 @@ Examples:
   bulkdoku verify train.csv --isomorphs --minimal -o findings.csv
   bulkdoku verify data.csv --solution-column answer --summary summary.json
   bulkdoku verify --all puzzles.txt              a row for every puzzle, `ok` when clean
+  bulkdoku verify --all data.csv -o findings.parquet   typed columns for dataframes
 
 Exit codes: 0 clean; 1 something was found; 2 an unreadable file, broken CSV, or bad
 arguments.";
@@ -75,7 +78,12 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
 
-    /// Leave out the CSV header row (to concatenate the outputs of shards).
+    /// Findings format [default: by -o's extension (.parquet, .jsonl, .ndjson), else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<FindingsFormatArg>,
+
+    /// Leave out the CSV header row (to concatenate the outputs of shards); JSON Lines
+    /// and Parquet have no header row, and ignore it.
     #[arg(long)]
     pub no_header: bool,
 
@@ -84,6 +92,11 @@ pub struct Args {
     /// options required).
     #[arg(long)]
     pub resume: bool,
+
+    /// Rows per Parquet row group (tuning and tests).
+    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub row_group_rows: usize,
 
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
@@ -105,8 +118,8 @@ struct SummaryJson {
 }
 
 /// The state of the sequential drain.
-struct Drain<W: Write> {
-    writer: csv::Writer<W>,
+struct Drain {
+    sink: Box<dyn FindingSink>,
     with_file: bool,
     all: bool,
     solution_column: Option<String>,
@@ -115,14 +128,14 @@ struct Drain<W: Write> {
     findings: Vec<Finding>,
 }
 
-impl<W: Write> Drain<W> {
+impl Drain {
     /// Note in the run record that `done` records are verified, with the findings
     /// written so far and the totals (flushing the findings first).
     fn checkpoint(&mut self, opened: &mut Opened, done: u64) -> anyhow::Result<()> {
         let (Some(record), Some(path)) = (&mut opened.record, &opened.path) else {
             return Ok(());
         };
-        self.writer.flush()?;
+        self.sink.flush()?;
         record.checkpoint = Some(Checkpoint {
             records: done,
             bytes: opened.output.len()?,
@@ -182,7 +195,7 @@ impl<W: Write> Drain<W> {
         checked: &Checked,
         kind: Kind,
         detail: &str,
-    ) -> csv::Result<()> {
+    ) -> std::io::Result<()> {
         let mut line = [0u8; CELLS];
         let puzzle: &[u8] = match &checked.grid {
             Some(g) => {
@@ -191,14 +204,13 @@ impl<W: Write> Drain<W> {
             }
             None => &item.record.cells,
         };
-        if self.with_file {
-            self.writer.write_field(&sources[item.file].name)?;
-        }
-        self.writer.write_field(item.record.line.to_string())?;
-        self.writer.write_field(puzzle)?;
-        self.writer.write_field(kind.as_str())?;
-        self.writer.write_field(detail)?;
-        self.writer.write_record(None::<&[u8]>)
+        self.sink.write(&FindingRow {
+            file: &sources[item.file].name,
+            line: item.record.line,
+            puzzle,
+            kind,
+            detail,
+        })
     }
 }
 
@@ -224,6 +236,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let checks = Checks::new(args.isomorphs, args.minimal).rules(rules);
     let with_file = args.input.files.len() > 1;
+    let format = cli::output_format(
+        args.output_format.map(OutputFormat::from),
+        args.output.output.as_deref(),
+    )?;
+    if format == OutputFormat::Parquet && args.resume {
+        bail!(
+            "--resume cannot continue a Parquet output: a stopped run's file is finished \
+             (footer written) and a killed run's has no footer to find its rows by. \
+             Run again without --resume, or write JSON Lines (-o FILE.jsonl) for runs \
+             that may need resuming"
+        );
+    }
 
     // Everything is checked before any output is touched.
     let inputs = args.input.inputs();
@@ -242,7 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut opened = open_output(
         args.output.output.as_deref(),
         &inputs,
-        || RunRecord::new("verify", run_options(&args), &inputs),
+        || RunRecord::new("verify", run_options(&args, format), &inputs),
         args.resume,
         |file, previous| {
             let Some(checkpoint) = &previous.checkpoint else {
@@ -259,6 +283,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok((checkpoint.records, checkpoint.bytes))
         },
     )?;
+    if let (OutputFormat::Parquet, Some(path)) = (format, &opened.path) {
+        // Not resumable: no record, and no checkpoints, for --resume to find.
+        RunRecord::remove(path)?;
+        opened.record = None;
+    }
     let mut ledger = Ledger::new(args.isomorphs);
     if let Some(checkpoint) = opened.resumed.as_ref().and_then(|r| r.checkpoint.as_ref()) {
         ledger.restore(serde_json::from_value(checkpoint.totals.clone())?);
@@ -273,16 +302,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let header = !args.no_header && opened.output.is_empty()?;
-    let sink = output::buffered(opened.output.writer()?);
-    let mut writer = csv::WriterBuilder::new().from_writer(sink);
-    if header {
-        if with_file {
-            writer.write_field("file")?;
-        }
-        writer.write_record(["line", "puzzle", "kind", "detail"])?;
-    }
+    let sink = output::findings_sink(
+        format,
+        output::buffered(opened.output.writer()?),
+        with_file,
+        header,
+        args.row_group_rows,
+    )?;
     let mut drain = Drain {
-        writer,
+        sink,
         with_file,
         all: args.all,
         solution_column: args.solution_column.clone(),
@@ -319,14 +347,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ControlFlow::Continue(()))
         },
     );
-    let flushed = drain.writer.flush();
+    let flushed = drain.sink.flush();
     // An interrupted run, or one stopped by an input error, keeps an exact checkpoint.
     let complete = summary.as_ref().is_ok_and(|s| !s.interrupted);
     if !complete && flushed.is_ok() {
         drain.checkpoint(&mut opened, done)?;
     }
-    drop(drain.writer);
+    // Parquet's footer: the rows so far make a whole file, also when interrupted.
+    let finished = drain.sink.finish();
+    drop(drain.sink);
     flushed?;
+    finished?;
     let path = opened.path.clone();
     opened.finish(complete)?;
     let summary = summary?;
@@ -435,7 +466,7 @@ fn replay(
 }
 
 /// The options that shape `verify`'s rows, as its run record keeps them.
-fn run_options(args: &Args) -> BTreeMap<String, String> {
+fn run_options(args: &Args, format: OutputFormat) -> BTreeMap<String, String> {
     let input = &args.input;
     [
         ("--isomorphs", args.isomorphs.to_string()),
@@ -449,6 +480,7 @@ fn run_options(args: &Args) -> BTreeMap<String, String> {
         ("--column", input.column.clone().unwrap_or_default()),
         ("--line-offset", input.line_offset.to_string()),
         ("--no-header", args.no_header.to_string()),
+        ("--output-format", format!("{format:?}")),
         ("--rules", args.rules.rules.to_string()),
         (
             "--regions-column",

@@ -1,9 +1,13 @@
 //! Where results go and in what shape.
 //!
 //! - [`SolveSink`]: the one trait every format of `solve`'s rows implements:
-//!   [`csv`](mod@csv) (the default, [`crate::row::SOLVE_COLUMNS`]) and [`grid`] (boxed 9×9
-//!   pictures for reading on a terminal). [`write_solved`] turns what the solver made of a
-//!   record into its row(s), the same way for every format.
+//!   [`csv`](mod@csv) (the default, [`crate::row::SOLVE_COLUMNS`]), [`grid`] (boxed 9×9
+//!   pictures for reading on a terminal), and the typed formats that dataframe readers
+//!   take as they are: [`jsonl`] (JSON Lines) and `parquet` (feature `parquet`).
+//!   [`write_solved`] turns what the solver made of a record into its row(s), the same
+//!   way for every format.
+//! - [`FindingSink`]: the same for `verify`'s findings ([`findings`]), in CSV, JSON Lines
+//!   or Parquet.
 //! - [`file::Output`]: the one opener of an output, a file (never left half-written
 //!   under its final name) or standard output.
 //!
@@ -14,6 +18,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 
 use crate::clock::TickRate;
 use crate::row::{SolveRow, SolvedRow, Status};
@@ -21,7 +26,13 @@ use crate::solving::Solved;
 
 pub mod csv;
 pub mod file;
+pub mod findings;
 pub mod grid;
+pub mod jsonl;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+
+pub use findings::{findings_sink, FindingRow, FindingSink};
 
 /// Buffer size of the output sink: large enough that a flush is rare.
 const BUFFER: usize = 256 * 1024;
@@ -43,7 +54,36 @@ pub enum OutputFormat {
     Csv,
     /// Puzzle and solution as boxed 9×9 grids side by side, a header line per record.
     Grid,
+    /// JSON Lines: one object per row, numbers as numbers, a missing solution or error
+    /// as `null`.
+    Jsonl,
+    /// Parquet (zstd), typed columns: strings, unsigned 64-bit counts, nulls for a
+    /// missing solution or error. Needs the `parquet` feature.
+    Parquet,
 }
+
+impl OutputFormat {
+    /// The format a file name asks for by its extension: `.parquet`, `.jsonl` or
+    /// `.ndjson`, `.csv`; `None` for any other name (the caller's default applies).
+    pub fn from_path(path: &Path) -> Option<OutputFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "parquet" => Some(OutputFormat::Parquet),
+            "jsonl" | "ndjson" => Some(OutputFormat::Jsonl),
+            "csv" => Some(OutputFormat::Csv),
+            _ => None,
+        }
+    }
+
+    /// Whether the format is binary (Parquet): not for a terminal.
+    pub fn is_binary(self) -> bool {
+        self == OutputFormat::Parquet
+    }
+}
+
+/// Rows per Parquet row group unless told otherwise: few enough that the row group
+/// being built stays small in memory (tens of MB), enough for readers to scan fast.
+pub const ROW_GROUP_ROWS: usize = 1 << 18;
 
 /// The columns of one row after the fixed ones: its rules and regions (when the run
 /// writes them, see [`VARIANT_COLUMNS`]), then the copied-through (`--keep`) columns,
@@ -105,29 +145,127 @@ pub trait SolveSink: Send {
         self.write(&row.to_row(), kept)
     }
 
-    /// Hand everything written so far to the underlying output and flush it.
+    /// Hand the whole rows written so far to the underlying output and flush it.
+    /// Parquet hands over rows a row group at a time, so its rows may stay in memory
+    /// until a row group is full or [`SolveSink::finish`] is called.
     fn flush(&mut self) -> io::Result<()>;
+
+    /// End the output: everything written goes out, and a format with a trailer
+    /// writes it (Parquet: its last row group and footer, without which no reader can
+    /// open the file). Called once, after the last row; nothing may be written after.
+    fn finish(&mut self) -> io::Result<()> {
+        self.flush()
+    }
 }
 
 /// A sink of `format` over `out`, with `keep` column names after the fixed columns
-/// (CSV only: other formats refuse them), and a header row unless `header` is false
-/// (to concatenate the outputs of shards).
+/// (not for grids), and a CSV header row unless `header` is false (to concatenate the
+/// outputs of shards; JSON Lines and Parquet have no header row). Parquet row groups
+/// hold [`ROW_GROUP_ROWS`] rows.
 pub fn solve_sink<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     keep: &[String],
     header: bool,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
+    solve_sink_grouped(format, out, keep, header, ROW_GROUP_ROWS)
+}
+
+/// [`solve_sink`] with Parquet row groups of `row_group_rows` rows (at least 1).
+pub fn solve_sink_grouped<W: Write + Send + 'static>(
+    format: OutputFormat,
+    out: W,
+    keep: &[String],
+    header: bool,
+    row_group_rows: usize,
+) -> anyhow::Result<Box<dyn SolveSink>> {
+    check_solve_sink(format, keep)?;
     Ok(match format {
         OutputFormat::Csv => Box::new(csv::SolveCsv::new(out, keep, header)),
+        OutputFormat::Grid => Box::new(grid::SolveGrid::new(out)),
+        OutputFormat::Jsonl => Box::new(jsonl::SolveJsonl::new(out, keep)),
+        OutputFormat::Parquet => parquet_sink(out, keep, row_group_rows)?,
+    })
+}
+
+/// Check, before any output is opened, that [`solve_sink`] can make a sink of `format`
+/// with `keep` columns: grids have no columns to keep; JSON Lines and Parquet need the
+/// kept names to be new ones; Parquet needs the `parquet` feature.
+pub fn check_solve_sink(format: OutputFormat, keep: &[String]) -> anyhow::Result<()> {
+    match format {
+        OutputFormat::Csv => {}
         OutputFormat::Grid => {
             // The variant columns are shown in the pictures; kept columns are not.
             if keep.iter().any(|k| !VARIANT_COLUMNS.contains(&k.as_str())) {
-                anyhow::bail!("--keep applies to CSV output only");
+                anyhow::bail!("--keep does not apply to grid output");
             }
-            Box::new(grid::SolveGrid::new(out))
         }
-    })
+        OutputFormat::Jsonl => check_names(&crate::row::SOLVE_COLUMNS, keep)?,
+        OutputFormat::Parquet => {
+            #[cfg(not(feature = "parquet"))]
+            return Err(no_parquet());
+            #[cfg(feature = "parquet")]
+            check_names(&crate::row::SOLVE_COLUMNS, keep)?
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_sink<W: Write + Send + 'static>(
+    out: W,
+    keep: &[String],
+    row_group_rows: usize,
+) -> anyhow::Result<Box<dyn SolveSink>> {
+    Ok(Box::new(parquet::SolveParquet::new(
+        out,
+        keep,
+        row_group_rows,
+    )?))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_sink<W: Write + Send + 'static>(
+    _out: W,
+    _keep: &[String],
+    _row_group_rows: usize,
+) -> anyhow::Result<Box<dyn SolveSink>> {
+    Err(no_parquet())
+}
+
+/// The error of a build without the `parquet` feature asked for Parquet.
+#[cfg(not(feature = "parquet"))]
+pub(crate) fn no_parquet() -> anyhow::Error {
+    anyhow::anyhow!(
+        "this bulkdoku was built without Parquet support (cargo feature `parquet`); \
+         write CSV or JSON Lines (.jsonl) instead"
+    )
+}
+
+/// Check that the `keep` names can be columns beside `fixed` in a format that names
+/// its fields (JSON Lines, Parquet): none is a fixed column's name or given twice, or
+/// an object would have two fields of one name (CSV allows that; JSON readers keep
+/// one of them, Arrow readers refuse the file).
+fn check_names(fixed: &[&str], keep: &[String]) -> anyhow::Result<()> {
+    for (i, name) in keep.iter().enumerate() {
+        if fixed.contains(&name.as_str()) {
+            anyhow::bail!(
+                "--keep {name}: the output has a `{name}` column of its own; \
+                 JSON Lines and Parquet cannot hold two columns of one name"
+            );
+        }
+        if keep[..i].contains(name) {
+            if VARIANT_COLUMNS.contains(&name.as_str()) {
+                anyhow::bail!(
+                    "--keep {name}: the output has a `{name}` column of its own (each \
+                     record's rules and regions, written under variant rules); JSON Lines \
+                     and Parquet cannot hold two columns of one name"
+                );
+            }
+            anyhow::bail!("--keep names `{name}` twice");
+        }
+    }
+    Ok(())
 }
 
 /// What [`write_solved`] wrote for a record, for the caller's totals.

@@ -1,10 +1,15 @@
-//! Reading a run: the CSV that `bulkdoku solve` writes, found by column name.
+//! Reading a run: the CSV or Parquet that `bulkdoku solve` writes, found by column
+//! name.
 //!
 //! Only the columns a report needs are read (`status`, `clues`, `guesses`, `time_ns`,
 //! `line`, and `file` and `puzzle` when present), so extra or reordered columns are fine.
-//! Anything that does not parse is an error naming the run file and its CSV line.
+//! Anything that does not parse is an error naming the run file and its CSV line, or
+//! for Parquet its row. A Parquet run is known by its first bytes (`PAR1`), whatever
+//! its name, so that runs of both formats can be mixed (`report --baseline`). Parquet
+//! written by other tools is read too when its columns are integers and strings (a run
+//! loaded into pandas or polars and saved again has signed integers, for one).
 
-use std::io::Read;
+use std::io::{BufReader, Read};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context};
@@ -45,14 +50,47 @@ impl RunRow {
 /// Columns a run must have.
 const REQUIRED: [&str; 5] = ["line", "status", "clues", "guesses", "time_ns"];
 
-/// Read the run file at `path` (`-` for standard input).
+/// The first bytes of a Parquet file.
+const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
+
+/// Read the run file at `path` (`-` for standard input), CSV or Parquet.
 pub fn read_run_file(path: &Path) -> anyhow::Result<Vec<RunRow>> {
     let name = path.display().to_string();
     if path.as_os_str() == "-" {
-        return read_run(std::io::stdin().lock(), "<stdin>");
+        let mut stdin = std::io::stdin().lock();
+        let mut start = Vec::with_capacity(PARQUET_MAGIC.len());
+        (&mut stdin)
+            .take(PARQUET_MAGIC.len() as u64)
+            .read_to_end(&mut start)
+            .context("<stdin>: cannot read")?;
+        if start == PARQUET_MAGIC {
+            // A Parquet file is read from its end (the footer): held in memory whole.
+            let mut all = start;
+            stdin
+                .read_to_end(&mut all)
+                .context("<stdin>: cannot read")?;
+            #[cfg(feature = "parquet")]
+            let all = bytes::Bytes::from(all);
+            return read_parquet_run(all, "<stdin>");
+        }
+        return read_run(std::io::Cursor::new(start).chain(stdin), "<stdin>");
     }
-    let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
-    read_run(std::io::BufReader::new(file), &name)
+    let mut file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
+    let mut start = Vec::with_capacity(PARQUET_MAGIC.len());
+    (&mut file)
+        .take(PARQUET_MAGIC.len() as u64)
+        .read_to_end(&mut start)
+        .with_context(|| format!("{name}: cannot read"))?;
+    let named_parquet = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+    if start == PARQUET_MAGIC || named_parquet {
+        return read_parquet_run(file, &name);
+    }
+    read_run(
+        BufReader::new(std::io::Cursor::new(start).chain(file)),
+        &name,
+    )
 }
 
 /// Read a run from `reader`; `name` is used in error messages.
@@ -111,44 +149,79 @@ pub fn read_run<R: Read>(reader: R, name: &str) -> anyhow::Result<Vec<RunRow>> {
                  (expected unique, multiple, solved, unsolvable or invalid)"
             )
         })?;
-        let line = number::<u64>(field(line_i), "line", name, at)?
-            .ok_or_else(|| anyhow!("{name}:{at}: column `line` is empty"))?;
-        let clues = number::<u32>(field(clues_i), "clues", name, at)?;
+        let line = number::<u64>(field(line_i), "line", name, at)?;
+        let clues = number::<u64>(field(clues_i), "clues", name, at)?;
         let guesses = number::<u64>(field(guesses_i), "guesses", name, at)?;
         let time_ns = number::<u64>(field(time_i), "time_ns", name, at)?;
-        if status != Status::Invalid {
-            // A searched puzzle must carry its figures, or the report would silently
-            // leave it out.
-            for (value, col) in [
-                (clues.is_some(), "clues"),
-                (guesses.is_some(), "guesses"),
-                (time_ns.is_some(), "time_ns"),
-            ] {
-                if !value {
-                    bail!("{name}:{at}: column `{col}` is empty for a {status} puzzle");
-                }
-            }
-        }
-        let file = file_i.map(&field).unwrap_or_default();
-        // `solve --all-solutions` writes a row per solution, one after another, all
-        // with their puzzle's file and line: one puzzle, counted once.
-        if rows
-            .last()
-            .is_some_and(|last| last.line == line && last.file == file)
-        {
-            continue;
-        }
-        rows.push(RunRow {
-            file: file.to_string(),
+        let figures = Figures {
             line,
-            puzzle: puzzle_i.map(|i| field(i).to_string()).unwrap_or_default(),
-            status,
             clues,
             guesses,
             time_ns,
-        });
+        };
+        let file = file_i.map(&field).unwrap_or_default();
+        let puzzle = puzzle_i.map(&field).unwrap_or_default();
+        push_row(&mut rows, file, puzzle, status, figures)
+            .map_err(|e| anyhow!("{name}:{at}: {e}"))?;
     }
     Ok(rows)
+}
+
+/// The numbers of one row, `None` where a field is empty (null).
+struct Figures {
+    line: Option<u64>,
+    clues: Option<u64>,
+    guesses: Option<u64>,
+    time_ns: Option<u64>,
+}
+
+/// Check one row's figures and add it to `rows`, unless it is another row of the
+/// puzzle before it. The error says what is wrong, for the caller to say where.
+fn push_row(
+    rows: &mut Vec<RunRow>,
+    file: &str,
+    puzzle: &str,
+    status: Status,
+    figures: Figures,
+) -> anyhow::Result<()> {
+    let line = figures
+        .line
+        .ok_or_else(|| anyhow!("column `line` is empty"))?;
+    let clues = figures
+        .clues
+        .map(|c| u32::try_from(c).map_err(|_| anyhow!("column `clues`: {c} is too large")))
+        .transpose()?;
+    if status != Status::Invalid {
+        // A searched puzzle must carry its figures, or the report would silently
+        // leave it out.
+        for (value, col) in [
+            (clues.is_some(), "clues"),
+            (figures.guesses.is_some(), "guesses"),
+            (figures.time_ns.is_some(), "time_ns"),
+        ] {
+            if !value {
+                bail!("column `{col}` is empty for a {status} puzzle");
+            }
+        }
+    }
+    // `solve --all-solutions` writes a row per solution, one after another, all
+    // with their puzzle's file and line: one puzzle, counted once.
+    if rows
+        .last()
+        .is_some_and(|last| last.line == line && last.file == file)
+    {
+        return Ok(());
+    }
+    rows.push(RunRow {
+        file: file.to_string(),
+        line,
+        puzzle: puzzle.to_string(),
+        status,
+        clues,
+        guesses: figures.guesses,
+        time_ns: figures.time_ns,
+    });
+    Ok(())
 }
 
 /// A parsed whole number, `None` for an empty field.
@@ -164,6 +237,148 @@ fn number<T: std::str::FromStr>(
     text.parse()
         .map(Some)
         .map_err(|_| anyhow!("{name}:{at}: column `{col}`: {text:?} is not a whole number"))
+}
+
+/// Read a Parquet run from `data` (a file, or the bytes of one); `name` is used in
+/// error messages, with the 1-based row.
+#[cfg(feature = "parquet")]
+fn read_parquet_run<R: parquet::file::reader::ChunkReader + 'static>(
+    data: R,
+    name: &str,
+) -> anyhow::Result<Vec<RunRow>> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ProjectionMask;
+
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data)
+        .map_err(|e| anyhow!("{name}: not a readable Parquet file: {e}"))?;
+    let schema = builder.schema().clone();
+    let find = |col: &str| schema.fields().iter().position(|f| f.name() == col);
+    let missing: Vec<&str> = REQUIRED.into_iter().filter(|c| find(c).is_none()).collect();
+    if !missing.is_empty() {
+        bail!(
+            "{name}: not a `bulkdoku solve` run: missing column{} {} (columns: {})",
+            if missing.len() > 1 { "s" } else { "" },
+            missing
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            schema
+                .fields()
+                .iter()
+                .map(|f| f.name().as_str())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+    }
+    // Only the columns a report needs are decoded (not the solutions).
+    let wanted = [
+        "file", "line", "puzzle", "status", "clues", "guesses", "time_ns",
+    ];
+    let indices: Vec<usize> = wanted.iter().filter_map(|c| find(c)).collect();
+    let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
+    let reader = builder
+        .with_projection(mask)
+        .build()
+        .map_err(|e| anyhow!("{name}: {e}"))?;
+    let mut rows: Vec<RunRow> = Vec::new();
+    let mut at = 0u64; // rows before this batch
+    for batch in reader {
+        let batch = batch.map_err(|e| anyhow!("{name}: cannot read row {}: {e}", at + 1))?;
+        let column = |col: &str| batch.column_by_name(col).map(|c| c.as_ref());
+        let texts = |col: &str| -> anyhow::Result<Option<Vec<Option<&str>>>> {
+            column(col)
+                .map(|a| arrow_read::texts(a).map_err(|e| anyhow!("{name}: column `{col}`: {e}")))
+                .transpose()
+        };
+        let counts = |col: &str| -> anyhow::Result<Vec<Option<u64>>> {
+            let a = column(col).expect("a required column");
+            arrow_read::counts(a).map_err(|e| anyhow!("{name}: column `{col}`: {e}"))
+        };
+        let (file, puzzle) = (texts("file")?, texts("puzzle")?);
+        let status = texts("status")?.expect("a required column");
+        let (line, clues) = (counts("line")?, counts("clues")?);
+        let (guesses, time_ns) = (counts("guesses")?, counts("time_ns")?);
+        for i in 0..batch.num_rows() {
+            let row = at + i as u64 + 1;
+            let status_text = status[i].unwrap_or("");
+            let status = Status::parse(status_text).ok_or_else(|| {
+                anyhow!(
+                    "{name}: row {row}: column `status`: unknown status {status_text:?} \
+                     (expected unique, multiple, solved, unsolvable or invalid)"
+                )
+            })?;
+            let figures = Figures {
+                line: line[i],
+                clues: clues[i],
+                guesses: guesses[i],
+                time_ns: time_ns[i],
+            };
+            push_row(
+                &mut rows,
+                file.as_ref().and_then(|c| c[i]).unwrap_or(""),
+                puzzle.as_ref().and_then(|c| c[i]).unwrap_or(""),
+                status,
+                figures,
+            )
+            .map_err(|e| anyhow!("{name}: row {row}: {e}"))?;
+        }
+        at += batch.num_rows() as u64;
+    }
+    Ok(rows)
+}
+
+#[cfg(not(feature = "parquet"))]
+fn read_parquet_run<R>(_data: R, name: &str) -> anyhow::Result<Vec<RunRow>> {
+    Err(crate::output::no_parquet().context(format!("{name}: a Parquet run")))
+}
+
+/// Values of Arrow columns as a report takes them, whatever the writer's types.
+#[cfg(feature = "parquet")]
+mod arrow_read {
+    use anyhow::{anyhow, bail};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{
+        Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+    };
+    use arrow_array::Array;
+    use arrow_schema::DataType;
+
+    /// The values of a string column (of any of Arrow's string layouts).
+    pub fn texts(array: &dyn Array) -> anyhow::Result<Vec<Option<&str>>> {
+        Ok(match array.data_type() {
+            DataType::Utf8 => array.as_string::<i32>().iter().collect(),
+            DataType::LargeUtf8 => array.as_string::<i64>().iter().collect(),
+            DataType::Utf8View => array.as_string_view().iter().collect(),
+            other => bail!("expected strings, found {other}"),
+        })
+    }
+
+    /// The values of an integer column, signed or not, of any width; a negative value
+    /// is an error.
+    pub fn counts(array: &dyn Array) -> anyhow::Result<Vec<Option<u64>>> {
+        fn all<T: TryInto<u64> + Copy + std::fmt::Display>(
+            values: impl Iterator<Item = Option<T>>,
+        ) -> anyhow::Result<Vec<Option<u64>>> {
+            values
+                .map(|v| {
+                    v.map(|n| n.try_into().map_err(|_| anyhow!("{n} is not a count")))
+                        .transpose()
+                })
+                .collect()
+        }
+        match array.data_type() {
+            DataType::UInt64 => all(array.as_primitive::<UInt64Type>().iter()),
+            DataType::UInt32 => all(array.as_primitive::<UInt32Type>().iter()),
+            DataType::UInt16 => all(array.as_primitive::<UInt16Type>().iter()),
+            DataType::UInt8 => all(array.as_primitive::<UInt8Type>().iter()),
+            DataType::Int64 => all(array.as_primitive::<Int64Type>().iter()),
+            DataType::Int32 => all(array.as_primitive::<Int32Type>().iter()),
+            DataType::Int16 => all(array.as_primitive::<Int16Type>().iter()),
+            DataType::Int8 => all(array.as_primitive::<Int8Type>().iter()),
+            other => bail!("expected whole numbers, found {other}"),
+        }
+    }
 }
 
 /// The reason part of a CSV error, without the position the message already names.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::util::{assert_exit, stderr, stdout, Table, Workdir};
 
 /// The puzzles of `data/generated_1000.txt`, one per line.
-fn generated() -> Vec<String> {
+pub(crate) fn generated() -> Vec<String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/generated_1000.txt");
     std::fs::read_to_string(path)
         .expect("data/generated_1000.txt")
@@ -21,7 +21,7 @@ fn generated() -> Vec<String> {
 }
 
 /// `copies` copies of the generated puzzles, one per line, as a file in `dir`.
-fn big_input(dir: &Workdir, name: &str, copies: usize) -> PathBuf {
+pub(crate) fn big_input(dir: &Workdir, name: &str, copies: usize) -> PathBuf {
     let text = generated().join("\n") + "\n";
     let mut f = std::fs::File::create(dir.file(name)).unwrap();
     for _ in 0..copies {
@@ -31,7 +31,7 @@ fn big_input(dir: &Workdir, name: &str, copies: usize) -> PathBuf {
 }
 
 /// The rows of `solve` output without the `time_ns` column.
-fn untimed(text: &str) -> Vec<Vec<String>> {
+pub(crate) fn untimed(text: &str) -> Vec<Vec<String>> {
     let table = Table::parse(text);
     let t = table.col("time_ns");
     table
@@ -45,7 +45,7 @@ fn untimed(text: &str) -> Vec<Vec<String>> {
 }
 
 /// Run in the background with standard output to `out` (a file in `dir`) or piped.
-fn spawn(dir: &Workdir, args: &[&str], stdout_to: Option<&str>) -> Child {
+pub(crate) fn spawn(dir: &Workdir, args: &[&str], stdout_to: Option<&str>) -> Child {
     let mut cmd = dir.command(args);
     cmd.stdin(Stdio::null()).stderr(Stdio::piped());
     match stdout_to {
@@ -57,7 +57,7 @@ fn spawn(dir: &Workdir, args: &[&str], stdout_to: Option<&str>) -> Child {
 
 /// Wait until the rows a run writes to `path` (into `path.partial` until it ends, or
 /// into `path` itself for a writer that has no such file) come to `bytes` bytes.
-fn wait_for_bytes(path: &Path, bytes: u64) {
+pub(crate) fn wait_for_bytes(path: &Path, bytes: u64) {
     let partial = PathBuf::from(format!("{}.partial", path.display()));
     let start = Instant::now();
     loop {
@@ -76,7 +76,7 @@ fn wait_for_bytes(path: &Path, bytes: u64) {
 }
 
 /// Send `signal` (`INT`, `TERM`, `KILL`) to the child.
-fn signal(child: &Child, signal: &str) {
+pub(crate) fn signal(child: &Child, signal: &str) {
     let ok = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
@@ -86,7 +86,7 @@ fn signal(child: &Child, signal: &str) {
 }
 
 /// The exit code of a finished child, with its stderr on failure.
-fn finish(child: Child) -> (Option<i32>, String, Vec<u8>) {
+pub(crate) fn finish(child: Child) -> (Option<i32>, String, Vec<u8>) {
     let out = child.wait_with_output().expect("wait");
     (out.status.code(), stderr(&out), out.stdout)
 }
@@ -366,7 +366,13 @@ fn sigint_while_writing_to_a_pipe_ends_on_a_whole_row() {
 
 /// Interrupt `args` (writing `out`) with `how` once it wrote `bytes`, then resume it.
 #[cfg(unix)]
-fn interrupt_then_resume(dir: &Workdir, args: &[&str], out: &str, how: &str, bytes: u64) {
+pub(crate) fn interrupt_then_resume(
+    dir: &Workdir,
+    args: &[&str],
+    out: &str,
+    how: &str,
+    bytes: u64,
+) {
     let child = spawn(dir, args, None);
     wait_for_bytes(&dir.file(out), bytes);
     signal(&child, how);

@@ -1,0 +1,417 @@
+//! `solve` rows and `verify` findings as Parquet, through the `parquet` crate's Arrow
+//! writer (feature `parquet`).
+//!
+//! The schema is typed so that pandas, polars and DuckDB read it as it is meant:
+//! text columns (`file`, `puzzle`, `status`, `solution`, `error`, kept columns) are
+//! UTF-8 strings, never numbers however they look; counts (`line`, `solutions`,
+//! `clues`, `guesses`, `time_ns`) are unsigned 64-bit integers; a missing solution or
+//! error is null. Pages are zstd-compressed.
+//!
+//! Rows are gathered into Arrow arrays a batch at a time ([`BATCH_ROWS`]) and handed to
+//! the writer, on a thread of its own, which encodes them into the row group in
+//! progress and writes the row group out when it holds its rows (see
+//! [`crate::output::ROW_GROUP_ROWS`]): memory holds a few batches and one row group,
+//! whatever the size of the run. Rows keep the order they are written in.
+//!
+//! The footer, without which no reader opens the file, is written by
+//! [`SolveSink::finish`]: at the end of the run, and also when it stops on an interrupt
+//! or an input error, so that the file renamed to its final name holds whole row
+//! groups. A run killed outright leaves only its `.partial` file, which has no footer.
+
+use std::io::{self, Write};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use arrow_array::builder::{StringBuilder, UInt64Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use super::{FindingRow, FindingSink, Kept, SolveSink};
+use crate::grid::{Grid, CELLS};
+use crate::row::{SolveRow, SolvedRow, Status, SOLVE_COLUMNS};
+
+/// Rows gathered into Arrow arrays before they go to the writer (at most a row
+/// group's): large enough that the writer's cost per call vanishes, small enough that
+/// the arrays stay a few MB.
+pub const BATCH_ROWS: usize = 1 << 14;
+
+/// zstd level: 1, the fastest, already makes the file several times smaller than CSV;
+/// higher levels cost more time than the pipeline has to spare.
+const ZSTD_LEVEL: i32 = 1;
+
+/// The Arrow schema of `solve`'s rows with `keep` columns after the fixed ones.
+pub fn solve_schema(keep: &[String]) -> SchemaRef {
+    let mut fields: Vec<Field> = SOLVE_COLUMNS
+        .iter()
+        .map(|&name| match name {
+            "line" | "solutions" | "clues" | "guesses" | "time_ns" => {
+                Field::new(name, DataType::UInt64, false)
+            }
+            "solution" | "error" => Field::new(name, DataType::Utf8, true),
+            _ => Field::new(name, DataType::Utf8, false),
+        })
+        .collect();
+    fields.extend(keep.iter().map(|k| Field::new(k, DataType::Utf8, false)));
+    Arc::new(Schema::new(fields))
+}
+
+/// The Arrow schema of `verify`'s findings (`file` only when `with_file`).
+pub fn findings_schema(with_file: bool) -> SchemaRef {
+    let fields = super::findings::columns(with_file)
+        .iter()
+        .map(|&name| match name {
+            "line" => Field::new(name, DataType::UInt64, false),
+            "detail" => Field::new(name, DataType::Utf8, true),
+            _ => Field::new(name, DataType::Utf8, false),
+        });
+    Arc::new(Schema::new(fields.collect::<Vec<_>>()))
+}
+
+/// A Parquet error as an I/O error: the one it wraps if it does (so that a closed pipe
+/// is still seen as one).
+fn io_error(e: ParquetError) -> io::Error {
+    match e {
+        ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(e) => *e,
+            Err(inner) => io::Error::other(inner),
+        },
+        e => io::Error::other(e),
+    }
+}
+
+/// An Arrow writer of one schema into a Parquet file, fed a batch at a time, on a
+/// thread of its own.
+///
+/// Rows come from the pipeline's drain, which runs on one thread at a time: encoding
+/// and compressing them there (most of Parquet's cost) would hold up the ordered drain
+/// and the workers waiting on it. The drain gathers a batch of Arrow arrays and hands
+/// it over; the writer thread encodes it. At most [`QUEUED_BATCHES`] wait in between,
+/// so memory stays bounded.
+struct Table {
+    /// `None` once finished.
+    batches: Option<SyncSender<RecordBatch>>,
+    writer: Option<JoinHandle<io::Result<()>>>,
+    schema: SchemaRef,
+    /// Rows per batch: [`BATCH_ROWS`], or a row group's rows if fewer.
+    batch_rows: usize,
+}
+
+/// Batches handed over and not yet taken by the writer thread, at most.
+const QUEUED_BATCHES: usize = 2;
+
+impl Table {
+    /// A writer of `schema` over `out` with row groups of `row_group_rows` rows;
+    /// `distinct` names the columns whose values are (nearly) all different, which get
+    /// no dictionary (it would be built, outgrow its limit and be dropped on every row
+    /// group) and no page statistics (min and max of 81-digit strings help no reader).
+    fn new<W: Write + Send + 'static>(
+        out: W,
+        schema: SchemaRef,
+        distinct: &[&str],
+        row_group_rows: usize,
+    ) -> io::Result<Table> {
+        let row_group_rows = row_group_rows.max(1);
+        let zstd = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io_error)?;
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(zstd))
+            .set_max_row_group_row_count(Some(row_group_rows))
+            .set_created_by(format!("bulkdoku {}", env!("CARGO_PKG_VERSION")));
+        for &name in distinct {
+            let column = ColumnPath::from(name);
+            props = props
+                .set_column_dictionary_enabled(column.clone(), false)
+                .set_column_statistics_enabled(column, EnabledStatistics::None);
+        }
+        let mut writer =
+            ArrowWriter::try_new(out, schema.clone(), Some(props.build())).map_err(io_error)?;
+        let (batches, queue) = sync_channel::<RecordBatch>(QUEUED_BATCHES);
+        let writer = std::thread::Builder::new()
+            .name("parquet-writer".into())
+            .spawn(move || -> io::Result<()> {
+                // Until the sender is dropped: then the last row group and the footer.
+                for batch in queue {
+                    writer.write(&batch).map_err(io_error)?;
+                }
+                writer.finish().map_err(io_error)?;
+                writer.inner_mut().flush()
+            })?;
+        Ok(Table {
+            batches: Some(batches),
+            writer: Some(writer),
+            schema,
+            batch_rows: BATCH_ROWS.min(row_group_rows),
+        })
+    }
+
+    /// Hand one batch of `columns` (in schema order) to the writer thread.
+    fn write(&mut self, columns: Vec<ArrayRef>) -> io::Result<()> {
+        let batch =
+            RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| io_error(e.into()))?;
+        let sent = match &self.batches {
+            Some(batches) => batches.send(batch).is_ok(),
+            None => return Err(io::Error::other("the Parquet file is already finished")),
+        };
+        if sent {
+            Ok(())
+        } else {
+            // The writer thread stopped on an error: that error.
+            self.finish()
+                .and(Err(io::Error::other("the Parquet writer stopped")))
+        }
+    }
+
+    /// Write the last row group and the footer, flush the output, and end the writer
+    /// thread; its error, if it had one.
+    fn finish(&mut self) -> io::Result<()> {
+        drop(self.batches.take());
+        match self.writer.take().map(JoinHandle::join) {
+            None => Ok(()),
+            Some(Ok(done)) => done,
+            Some(Err(_)) => Err(io::Error::other("the Parquet writer thread panicked")),
+        }
+    }
+}
+
+impl Drop for Table {
+    /// A sink dropped unfinished (an error elsewhere) still ends its thread, which then
+    /// writes the footer: its rows make a whole file, as on an interrupt.
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
+
+/// A string column being gathered.
+fn strings(rows: usize, bytes_per_row: usize) -> StringBuilder {
+    StringBuilder::with_capacity(rows, rows * bytes_per_row)
+}
+
+/// A grid's 81-character line in `buf`, as text.
+fn grid_text<'b>(grid: &Grid, buf: &'b mut [u8; CELLS]) -> &'b str {
+    grid.write_line(buf);
+    std::str::from_utf8(buf).expect("a grid line is ASCII")
+}
+
+/// Writes `solve` rows as Parquet: [`solve_schema`].
+pub struct SolveParquet {
+    table: Table,
+    file: StringBuilder,
+    line: UInt64Builder,
+    puzzle: StringBuilder,
+    status: StringBuilder,
+    /// `solutions`, `clues`, `guesses`, `time_ns`.
+    counts: [UInt64Builder; 4],
+    solution: StringBuilder,
+    error: StringBuilder,
+    kept: Vec<StringBuilder>,
+    rows: usize,
+}
+
+impl SolveParquet {
+    /// A writer over `out`, with `keep` columns after the fixed ones (their names must
+    /// differ from the fixed ones and each other: see [`super::solve_sink`]) and row
+    /// groups of `row_group_rows` rows.
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        keep: &[String],
+        row_group_rows: usize,
+    ) -> io::Result<SolveParquet> {
+        let distinct = ["line", "puzzle", "time_ns", "solution"];
+        let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
+        let n = table.batch_rows;
+        Ok(SolveParquet {
+            file: strings(n, 16),
+            line: UInt64Builder::with_capacity(n),
+            puzzle: strings(n, CELLS),
+            status: strings(n, 8),
+            counts: std::array::from_fn(|_| UInt64Builder::with_capacity(n)),
+            solution: strings(n, CELLS),
+            error: strings(n, 0),
+            kept: keep.iter().map(|_| strings(n, 8)).collect(),
+            rows: 0,
+            table,
+        })
+    }
+
+    /// The fields after the puzzle, the same for both kinds of row; then the batch
+    /// goes to the writer if it is full.
+    fn rest(
+        &mut self,
+        status: Status,
+        counts: [u64; 4],
+        solution: Option<&str>,
+        error: &str,
+        kept: Kept<'_>,
+    ) -> io::Result<()> {
+        self.status.append_value(status.as_str());
+        for (builder, n) in self.counts.iter_mut().zip(counts) {
+            builder.append_value(n);
+        }
+        self.solution
+            .append_option(solution.filter(|s| !s.is_empty()));
+        self.error
+            .append_option(Some(error).filter(|s| !s.is_empty()));
+        for (builder, value) in self.kept.iter_mut().zip(kept.iter()) {
+            builder.append_value(value);
+        }
+        self.rows += 1;
+        if self.rows == self.table.batch_rows {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Hand the rows gathered to the writer.
+    fn write_batch(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        self.rows = 0;
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.line.finish()),
+            Arc::new(self.puzzle.finish()),
+            Arc::new(self.status.finish()),
+        ];
+        columns.extend(
+            self.counts
+                .iter_mut()
+                .map(|b| Arc::new(b.finish()) as ArrayRef),
+        );
+        columns.push(Arc::new(self.solution.finish()));
+        columns.push(Arc::new(self.error.finish()));
+        columns.extend(
+            self.kept
+                .iter_mut()
+                .map(|b| Arc::new(b.finish()) as ArrayRef),
+        );
+        self.table.write(columns)
+    }
+}
+
+impl SolveSink for SolveParquet {
+    fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()> {
+        self.file.append_value(&row.file);
+        self.line.append_value(row.line);
+        self.puzzle.append_value(&row.puzzle);
+        let counts = [row.solutions, row.clues, row.guesses, row.time_ns];
+        self.rest(row.status, counts, Some(&row.solution), &row.error, kept)
+    }
+
+    fn write_solved(&mut self, row: &SolvedRow<'_>, kept: Kept<'_>) -> io::Result<()> {
+        let mut buf = [0u8; CELLS];
+        self.file.append_value(row.file);
+        self.line.append_value(row.line);
+        self.puzzle.append_value(grid_text(row.puzzle, &mut buf));
+        let counts = [
+            row.solutions,
+            row.puzzle.clues() as u64,
+            row.guesses,
+            row.time_ns,
+        ];
+        let solution = row.solution.map(|g| grid_text(g, &mut buf));
+        self.rest(row.status, counts, solution, "", kept)
+    }
+
+    /// Nothing to do: the writer thread writes whole row groups as they fill, and the
+    /// rows of the one in progress wait for it (a row group cut short by every flush
+    /// would make the file many small ones) or for [`SolveSink::finish`].
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_batch()?;
+        self.table.finish()
+    }
+}
+
+/// Writes `verify` findings as Parquet: [`findings_schema`].
+pub struct FindingsParquet {
+    table: Table,
+    with_file: bool,
+    file: StringBuilder,
+    line: UInt64Builder,
+    puzzle: StringBuilder,
+    kind: StringBuilder,
+    detail: StringBuilder,
+    rows: usize,
+}
+
+impl FindingsParquet {
+    /// A writer over `out` (with the `file` column when `with_file`), with row groups
+    /// of `row_group_rows` rows.
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        with_file: bool,
+        row_group_rows: usize,
+    ) -> io::Result<FindingsParquet> {
+        let table = Table::new(
+            out,
+            findings_schema(with_file),
+            &["line", "puzzle"],
+            row_group_rows,
+        )?;
+        let n = table.batch_rows;
+        Ok(FindingsParquet {
+            with_file,
+            file: strings(if with_file { n } else { 0 }, 16),
+            line: UInt64Builder::with_capacity(n),
+            puzzle: strings(n, CELLS),
+            kind: strings(n, 8),
+            detail: strings(n, 32),
+            rows: 0,
+            table,
+        })
+    }
+
+    fn write_batch(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        self.rows = 0;
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(5);
+        if self.with_file {
+            columns.push(Arc::new(self.file.finish()));
+        }
+        columns.push(Arc::new(self.line.finish()));
+        columns.push(Arc::new(self.puzzle.finish()));
+        columns.push(Arc::new(self.kind.finish()));
+        columns.push(Arc::new(self.detail.finish()));
+        self.table.write(columns)
+    }
+}
+
+impl FindingSink for FindingsParquet {
+    fn write(&mut self, row: &FindingRow<'_>) -> io::Result<()> {
+        if self.with_file {
+            self.file.append_value(row.file);
+        }
+        self.line.append_value(row.line);
+        self.puzzle
+            .append_value(String::from_utf8_lossy(row.puzzle));
+        self.kind.append_value(row.kind.as_str());
+        self.detail
+            .append_option(Some(row.detail).filter(|d| !d.is_empty()));
+        self.rows += 1;
+        if self.rows == self.table.batch_rows {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Nothing to do, as for `solve`'s rows.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_batch()?;
+        self.table.finish()
+    }
+}

@@ -13,10 +13,14 @@ fuzz_target!(|data: &[u8]| {
         data,
         InputFormat::Csv,
         // The fuzzed text's first line as a header, then rows of as many (empty)
-        // fields, so that its own lines come after the detection sample.
+        // fields, so that its own lines come after the detection sample. Not for wide
+        // headers: a thousand rows of hundreds of fields only cost time.
         |body| {
             let header = body.split(|&b| b == b'\n').next().unwrap_or_default();
             let commas = header.iter().filter(|&&b| b == b',').count();
+            if commas > 16 {
+                return Vec::new();
+            }
             let mut row = vec![b','; commas];
             row.push(b'\n');
             let mut out = header.to_vec();

@@ -58,7 +58,14 @@ pub fn rows(text: &Text) -> Vec<Row> {
                 end,
             });
         };
-    for (i, &b) in text.norm.iter().enumerate() {
+    // The `csv` crate drops a BOM at the start of what it reads: a second one, after
+    // the one the stream dropped.
+    let skip = if text.norm.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    for (i, &b) in text.norm.iter().enumerate().skip(skip) {
         let term = b == b'\r' || b == b'\n';
         if state == State::AfterCr {
             state = State::StartRecord;

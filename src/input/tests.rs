@@ -1049,3 +1049,26 @@ fn a_board_record_never_passes_the_cap() {
     assert_eq!(got.len(), 1);
     assert!(got[0].cells.len() <= MAX_RECORD, "{}", got[0].cells.len());
 }
+
+#[test]
+fn grid_lines_too_long_are_records_unless_comments() {
+    // A long comment is a comment; a long line is a record, after which no case count
+    // can come.
+    let mut text = b"#".to_vec();
+    text.extend(std::iter::repeat_n(b'x', MAX_RECORD + 10));
+    text.extend_from_slice(b"\n");
+    text.extend(std::iter::repeat_n(b'1', MAX_RECORD + 10));
+    text.extend_from_slice(b"\n1030095\n");
+    let (_, got) = read_with(&text, &forced(InputFormat::Grid)).unwrap();
+    let got: Vec<(u64, &str, Option<&str>)> = got
+        .iter()
+        .map(|r| (r.line, r.cells.as_str(), r.error.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, "", Some("not a grid row: expected 9 cells")),
+            (3, "1030095", Some("grid block: 1 rows, expected 9")),
+        ]
+    );
+}

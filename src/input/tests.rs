@@ -1036,6 +1036,20 @@ fn board_records_stay_in_line_order_and_cells_beside_boards_are_kept() {
     let (_, got) = read_with(text, &opts).unwrap();
     assert_eq!(got.len(), 2);
     assert_eq!((got[1].line, got[1].cells.as_str()), (3, "567891234"));
+    // Cells between two boards: a record between theirs.
+    let text = b"[\n[[\"1\"]],\n\"5\",\"6\",\n[[\"2\"]]\n]\n";
+    let (_, got) = read_with(text, &opts).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, "1"), (3, "56"), (4, "2")]);
+    // Rows of a container closed by repair (a board starts inside it): at their line.
+    let text = b"[\n[[\"1\"]],\n[\"5\"],\n[[[\"2\"]]]\n";
+    let (_, got) = read_with(text, &opts).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, "1"), (3, "5"), (4, "2")]);
+    // A string never closed, beside a board: at the line where it starts.
+    let (_, got) = read_with(b"[[[\"1\"]],\n\"2\n", &opts).unwrap();
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [1, 2]);
 }
 
 #[test]

@@ -210,51 +210,103 @@ impl Read for Decoded {
 
 /// Turns lone CR line ends (classic Mac OS text) into LF, so that every reader splits
 /// such a file into its lines instead of taking it for one long line. CRLF stays as it
-/// is (the readers drop the CR), except that a CRLF split across two reads becomes one
-/// LF. Costs a `memchr` scan per read: nothing next to solving.
+/// is (the readers drop the CR), wherever reads end: a CR that ends a read is held back
+/// until the byte after it is known, so that the text (a quoted CSV field running over
+/// lines, say) never depends on how the input arrived. Costs a `memchr` scan per read:
+/// nothing next to solving.
 struct LoneCr<R> {
     inner: R,
-    /// The last read ended with a CR, made LF: an LF starting the next read is its
-    /// pair, and is dropped.
-    after_cr: bool,
+    /// A byte read from `inner` but not handed out yet: a CR whose next byte was not
+    /// known, or the byte read to find out.
+    held: Option<u8>,
+    /// An error met after a held byte, returned once that byte is handed out.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> LoneCr<R> {
     fn new(inner: R) -> Self {
         LoneCr {
             inner,
-            after_cr: false,
+            held: None,
+            failed: None,
         }
+    }
+
+    /// `inner` failed with `err` after the held byte, now `buf[0]`: hand that byte out
+    /// first (a CR then ends its line, whatever was to follow), the error next time.
+    fn fail_after_held(&mut self, buf: &mut [u8], err: io::Error) -> io::Result<usize> {
+        if err.kind() == io::ErrorKind::Interrupted {
+            self.held = Some(buf[0]);
+            return Err(err);
+        }
+        if buf[0] == b'\r' {
+            buf[0] = b'\n';
+        }
+        self.failed = Some(err);
+        Ok(1)
     }
 }
 
 impl<R: Read> Read for LoneCr<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let mut n = self.inner.read(buf)?;
-            if n == 0 {
-                return Ok(0);
+        let room = buf.len();
+        if room == 0 {
+            return Ok(0);
+        }
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        'read: loop {
+            // The held byte first, then fresh ones; `ended` once `inner` says so.
+            let mut n = 0;
+            if let Some(byte) = self.held.take() {
+                buf[0] = byte;
+                n = 1;
             }
-            if std::mem::take(&mut self.after_cr) && buf[0] == b'\n' {
-                buf.copy_within(1..n, 0);
-                n -= 1;
-                if n == 0 {
-                    continue;
+            let mut ended = false;
+            if n < room {
+                match self.inner.read(&mut buf[n..]) {
+                    Ok(0) => ended = true,
+                    Ok(fresh) => n += fresh,
+                    Err(e) if n == 1 => return self.fail_after_held(buf, e),
+                    Err(e) => return Err(e),
                 }
             }
             let data = &mut buf[..n];
             let mut from = 0;
             while let Some(i) = memchr::memchr(b'\r', &data[from..]) {
                 let at = from + i;
-                match data.get(at + 1) {
-                    Some(b'\n') => {}
-                    Some(_) => data[at] = b'\n',
-                    None => {
+                from = at + 1;
+                if at + 1 < n {
+                    if data[at + 1] != b'\n' {
                         data[at] = b'\n';
-                        self.after_cr = true;
+                    }
+                    continue;
+                }
+                // A CR last: what it is depends on the byte after it.
+                if ended {
+                    data[at] = b'\n';
+                } else if n > 1 {
+                    self.held = Some(b'\r');
+                    return Ok(n - 1);
+                } else if room > 1 {
+                    // Nothing else in hand: read on behind it.
+                    self.held = Some(b'\r');
+                    continue 'read;
+                } else {
+                    // Room for this one byte only: look at the next one, and keep it.
+                    let mut next = [0u8];
+                    match self.inner.read(&mut next) {
+                        Ok(0) => data[at] = b'\n',
+                        Ok(_) => {
+                            if next[0] != b'\n' {
+                                data[at] = b'\n';
+                            }
+                            self.held = Some(next[0]);
+                        }
+                        Err(e) => return self.fail_after_held(buf, e),
                     }
                 }
-                from = at + 1;
             }
             return Ok(n);
         }
@@ -407,13 +459,76 @@ mod tests {
         for chunk in [1, 2, 3, 5, 64] {
             assert_eq!(through_lone_cr(b"a\rb\rc", chunk), b"a\nb\nc", "{chunk}");
             assert_eq!(through_lone_cr(b"a\rb\r", chunk), b"a\nb\n", "{chunk}");
-            let crlf = through_lone_cr(b"a\r\nb\r\n\r\nc", chunk);
-            let lines: Vec<&[u8]> = crlf
-                .split(|&b| b == b'\n')
-                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-                .collect();
-            assert_eq!(lines, [&b"a"[..], b"b", b"", b"c"], "{chunk}");
+            assert_eq!(
+                through_lone_cr(b"a\r\nb\r\n\r\nc", chunk),
+                b"a\r\nb\r\n\r\nc",
+                "{chunk}"
+            );
             assert_eq!(through_lone_cr(b"plain\n", chunk), b"plain\n");
+        }
+    }
+
+    /// FINDING F10 (fuzz/FINDINGS.md): a CRLF split across two reads stayed CRLF or
+    /// became LF depending on where the reads ended.
+    #[test]
+    fn the_text_does_not_depend_on_where_reads_end() {
+        let texts: [&[u8]; 6] = [
+            b"id,puzzle,note\n1,123,\"two\r\nlines\"\n",
+            b"\r\r\n\n\r\r\r\n\r",
+            b"\r",
+            b"\r\n",
+            b"a\r\r\nb\r\rc\n\r\n\r",
+            b"\n\r\n\r\n\r\r\n\n",
+        ];
+        for text in texts {
+            // What the contract says: every CR not before an LF is an LF.
+            let mut want = text.to_vec();
+            for i in 0..want.len() {
+                if want[i] == b'\r' && text.get(i + 1) != Some(&b'\n') {
+                    want[i] = b'\n';
+                }
+            }
+            for chunk in 1..=text.len() + 1 {
+                assert_eq!(through_lone_cr(text, chunk), want, "{text:?} by {chunk}");
+            }
+            // Read into buffers of one byte, as small as a caller may offer.
+            let mut reader = LoneCr::new(text);
+            let mut out = Vec::new();
+            let mut one = [0u8];
+            while reader.read(&mut one).unwrap() == 1 {
+                out.push(one[0]);
+            }
+            assert_eq!(out, want, "{text:?} one byte per call");
+        }
+    }
+
+    /// A CR that ends the last read before an error still ends its line.
+    #[test]
+    fn a_cr_before_an_error_is_handed_out_first() {
+        struct ThenFail<'a>(&'a [u8]);
+        impl Read for ThenFail<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "damage"));
+                }
+                let n = self.0.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        for room in [1, 2, 64] {
+            let mut reader = LoneCr::new(ThenFail(b"ab\r"));
+            let mut out = Vec::new();
+            let mut buf = vec![0u8; room];
+            let err = loop {
+                match reader.read(&mut buf) {
+                    Ok(n) => out.extend_from_slice(&buf[..n]),
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(out, b"ab\n", "{room}");
+            assert_eq!(err.to_string(), "damage");
         }
     }
 }

@@ -1064,6 +1064,44 @@ fn a_board_record_never_passes_the_cap() {
     assert!(got[0].cells.len() <= MAX_RECORD, "{}", got[0].cells.len());
 }
 
+/// A source that hands out one byte per read, as a slow pipe may.
+struct ByteByByte(std::io::Cursor<Vec<u8>>);
+
+impl Read for ByteByByte {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(1);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+/// The records of `bytes` fed one byte per read, with their fields.
+fn read_byte_by_byte(bytes: &[u8], options: &InputOptions) -> Vec<Rec> {
+    let source = ByteByByte(std::io::Cursor::new(bytes.to_vec()));
+    let mut reader = open_reader(source, "pipe", options).unwrap();
+    let mut record = Record::default();
+    let mut out = Vec::new();
+    while reader.read_record(&mut record).unwrap() {
+        out.push(Rec {
+            line: record.line,
+            cells: String::from_utf8_lossy(&record.cells).into_owned(),
+            error: record.error.clone(),
+            fields: record.fields.clone(),
+        });
+    }
+    out
+}
+
+#[test]
+fn a_crlf_in_a_quoted_field_does_not_depend_on_where_reads_end() {
+    let text = format!("id,puzzle,note\r\n1,{POJ},\"two\r\nlines\"\r\n2,{LUOGU},\"a\rb\"\r\n");
+    let (_, whole) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let by_byte = read_byte_by_byte(text.as_bytes(), &InputOptions::default());
+    assert_eq!(whole, by_byte);
+    assert_eq!(whole[0].fields[2], "two\r\nlines");
+    // A lone CR is a line end wherever it is.
+    assert_eq!(whole[1].fields[2], "a\nb");
+}
+
 #[test]
 fn grid_lines_too_long_are_records_unless_comments() {
     // A long comment is a comment; a long line is a record, after which no case count

@@ -6,18 +6,18 @@
 //! run rather than be read as garbage.
 
 use std::collections::VecDeque;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 
 use anyhow::Context;
 
 use super::detect::PUZZLE_COLUMNS;
-use super::source::{ByteCount, Stream};
+use super::source::{Buffered, ByteCount, Stream};
 use super::InputFormat;
 use super::{Record, RecordReader, MAX_RECORD};
 
 /// Reads a CSV file with a header row.
 pub(crate) struct CsvReader {
-    reader: ::csv::Reader<LineIndex<BufReader<Box<dyn Read + Send>>>>,
+    reader: ::csv::Reader<LineIndex<Buffered>>,
     name: String,
     bytes: ByteCount,
     headers: Vec<String>,

@@ -7,7 +7,7 @@
 //! ([`Corrupt`]), so that the records before it are not lost.
 
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, IsTerminal, Read};
+use std::io::{self, BufRead, Cursor, IsTerminal, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -16,9 +16,8 @@ use anyhow::Context;
 
 use super::detect::SAMPLE_LINES;
 
-/// Capacity of the buffer the readers scan. Large, so that the per-line cost is a scan
-/// of memory, not a system call; not so large that opening a small input costs much
-/// (a fresh buffer is zero-filled page by page).
+/// Capacity of the buffer the readers scan, once grown ([`Buffered`]). Large, so that
+/// the per-line cost is a scan of memory, not a system call.
 const BUFFER: usize = 256 * 1024;
 
 /// Bytes of raw input read before compression is sniffed: the magic bytes and, so that
@@ -34,7 +33,7 @@ pub(crate) struct Stream {
     /// The display name of the input, for error messages.
     pub(crate) name: String,
     /// The decompressed text, buffered.
-    pub(crate) reader: BufReader<Box<dyn Read + Send>>,
+    pub(crate) reader: Buffered,
     /// The raw bytes consumed and the raw size.
     pub(crate) bytes: ByteCount,
 }
@@ -114,7 +113,7 @@ impl Stream {
             Compression::None => Box::new(raw),
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
             Compression::Zstd => Box::new(
-                zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(BUFFER, raw))
+                zstd::stream::read::Decoder::with_buffer(Buffered::new(Box::new(raw)))
                     .with_context(|| format!("{name}: cannot start the zstd decoder"))?,
             ),
         };
@@ -139,7 +138,7 @@ impl Stream {
         let reader: Box<dyn Read + Send> = Box::new(Cursor::new(head.clone()).chain(rest));
         let stream = Stream {
             name: name.to_string(),
-            reader: BufReader::with_capacity(BUFFER, reader),
+            reader: Buffered::new(reader),
             bytes: ByteCount { consumed, total },
         };
         Ok((stream, Head { bytes: head, whole }))
@@ -148,6 +147,66 @@ impl Stream {
     /// An error reading the stream at `line`, with the file's name.
     pub(crate) fn read_error(&self, line: u64, err: io::Error) -> anyhow::Error {
         read_error(&self.name, line, err)
+    }
+}
+
+/// The buffered reader the readers scan: like `std`'s `BufReader`, but its buffer
+/// starts small and doubles (up to [`BUFFER`]) each time a read fills it, so that
+/// opening a small input costs a small buffer, and a large input gets the large one
+/// after a few reads. (`BufReader` would zero-fill its whole buffer on the first read:
+/// the bulk of what opening a one-line input cost, FINDING F9.)
+pub(crate) struct Buffered {
+    inner: Box<dyn Read + Send>,
+    /// Its length is the capacity in use (zero-filled once, as it grows).
+    buf: Vec<u8>,
+    /// The unread bytes are `buf[pos..filled]`.
+    pos: usize,
+    filled: usize,
+}
+
+/// The buffer's first size.
+const FIRST_BUFFER: usize = 8 * 1024;
+
+impl Buffered {
+    fn new(inner: Box<dyn Read + Send>) -> Self {
+        Buffered {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            filled: 0,
+        }
+    }
+}
+
+impl BufRead for Buffered {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            let size = self.buf.len();
+            if size == 0 {
+                self.buf.resize(FIRST_BUFFER, 0);
+            } else if self.filled == size && size < BUFFER {
+                // The last read filled it: the input comes in large reads.
+                self.buf.resize((2 * size).min(BUFFER), 0);
+            }
+            self.pos = 0;
+            self.filled = 0;
+            self.filled = self.inner.read(&mut self.buf)?;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.pos = (self.pos + amount).min(self.filled);
+    }
+}
+
+impl Read for Buffered {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
     }
 }
 
@@ -382,7 +441,7 @@ fn read_up_to(reader: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
 fn read_head(reader: &mut dyn Read, interactive: bool) -> (Vec<u8>, bool, Option<io::Error>) {
     let wanted = if interactive { 1 } else { SAMPLE_LINES };
     // Grown as needed: most samples are a small part of the limit.
-    let mut head = vec![0u8; HEAD_LIMIT.min(64 * 1024)];
+    let mut head = vec![0u8; HEAD_LIMIT.min(8 * 1024)];
     let (mut len, mut whole) = (0, false);
     // Complete meaningful lines so far, and where the line being read starts.
     let (mut lines, mut line_start) = (0, 0);
@@ -500,6 +559,33 @@ mod tests {
             }
             assert_eq!(out, want, "{text:?} one byte per call");
         }
+    }
+
+    /// FINDING F9 (fuzz/FINDINGS.md): opening a small input must not cost a large
+    /// buffer; a large input read in full reads gets the large one.
+    #[test]
+    fn the_read_buffer_grows_with_the_input() {
+        let small = b"123\n".to_vec();
+        let mut reader = Buffered::new(Box::new(Cursor::new(small.clone())));
+        let mut out = Vec::new();
+        reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, small);
+        assert_eq!(reader.buf.len(), FIRST_BUFFER);
+        let large: Vec<u8> = (0..3 * BUFFER).map(|i| (i % 251) as u8).collect();
+        let mut reader = Buffered::new(Box::new(Cursor::new(large.clone())));
+        let mut out = Vec::new();
+        loop {
+            let buf = reader.fill_buf().unwrap();
+            if buf.is_empty() {
+                break;
+            }
+            // Consume a little less than there is, as a reader leaving a partial line.
+            let n = buf.len().div_ceil(2);
+            out.extend_from_slice(&buf[..n]);
+            reader.consume(n);
+        }
+        assert_eq!(out, large);
+        assert_eq!(reader.buf.len(), BUFFER);
     }
 
     /// A CR that ends the last read before an error still ends its line.

@@ -7,15 +7,22 @@
 
 use bulkdoku::input::{InputFormat, InputOptions};
 use bulkdoku_fuzz::text::{has_magic, named_line, SAMPLE_LINES};
-use bulkdoku_fuzz::{board, csv, ensure, fail, grid, lines, read_all, text, Outcome, Text};
+use bulkdoku_fuzz::{
+    board, csv, ensure, fail, grid, lines, read_all, text, Chunked, Outcome, Text,
+};
 use libfuzzer_sys::fuzz_target;
 
 fn check(bytes: &[u8], chunk: usize) -> Result<(), String> {
     // Compressed input may decode to more than it is: bound the records generously.
-    let outcome = read_all(bytes.to_vec(), 1 << 24, chunk, &InputOptions::new())?;
+    let source = Chunked::new(bytes.to_vec(), chunk);
+    let outcome = read_all(source, 1 << 24, &InputOptions::new())?;
+    checked(bytes, &outcome).map_err(|e| format!("{e}\n{}", outcome.describe()))
+}
+
+fn checked(bytes: &[u8], outcome: &Outcome) -> Result<(), String> {
     if has_magic(bytes) {
         // Compressed (or refused) by its first bytes: only the form of errors is ours.
-        let msg = match &outcome {
+        let msg = match outcome {
             Outcome::Refused(msg) => Some(msg),
             Outcome::Read { error, .. } => error.as_ref(),
         };
@@ -29,7 +36,7 @@ fn check(bytes: &[u8], chunk: usize) -> Result<(), String> {
     }
     let text = Text::new(bytes);
     let sample = text.sample(SAMPLE_LINES);
-    let (format, headers, records, error) = match &outcome {
+    let (format, headers, records, error) = match outcome {
         Outcome::Refused(msg) => {
             // Only CSV without a puzzle column is refused.
             return csv::check(&text, Some(msg), None, &[], None);

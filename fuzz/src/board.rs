@@ -16,9 +16,6 @@ pub const OUTSIDE: &str = "text outside a board literal";
 /// Cell characters outside the lists from which a line is data, not a label.
 const STRAY_CELLS: usize = 9;
 
-/// Bytes of one scalar a board keeps.
-const MAX_SCALAR: usize = 16;
-
 /// Bytes of a stray line kept in its record.
 const STRAY_KEPT: usize = 160;
 
@@ -59,37 +56,21 @@ fn subsequence(small: &[u8], big: &[u8]) -> bool {
 pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
     // Two literals on one line are two records of that line: the order is by line,
     // not strictly.
-    let sorted;
-    let got = match ordered(text, got, false) {
-        Ok(()) => got,
-        Err(_) => {
-            // WORKAROUND for FINDING F2 (fuzz/FINDINGS.md): a list holding a board and
-            // then a row is emitted as a board when it closes, after the boards inside
-            // it, so its record comes out of line order. Until that is fixed, out-of-
-            // order records are put in order here and everything else is still
-            // checked; the bounds on each line still hold.
-            sorted = {
-                let mut s = got.to_vec();
-                s.sort_by_key(|r| r.line);
-                s
-            };
-            ordered(text, &sorted, false)?;
-            &sorted[..]
-        }
-    };
+    ordered(text, got, false)?;
     let mut last_stray = 0;
     for r in got {
         let line = text.line(r.line as usize);
-        // WORKAROUND for FINDING F3 (fuzz/FINDINGS.md): a list's own scalars are capped
-        // only once MAX_RECORD is reached, so the last one (up to 16 bytes kept) may
-        // pass the cap by 15 bytes. The bound checked is that, until it is fixed.
         ensure!(
-            r.cells.len() < MAX_RECORD + MAX_SCALAR,
+            r.cells.len() <= MAX_RECORD,
             "record at line {} holds {} bytes",
             r.line,
             r.cells.len()
         );
-        ensure!(r.fields.is_empty(), "line {}: fields", r.line);
+        ensure!(
+            r.fields.is_empty() && r.rules.is_empty() && r.regions.is_empty(),
+            "line {}: fields, rules or regions",
+            r.line
+        );
         if r.error.as_deref() == Some(OUTSIDE) {
             ensure!(r.line != last_stray, "two stray records at line {}", r.line);
             last_stray = r.line;
@@ -115,9 +96,15 @@ pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
                 r.line
             );
         } else {
+            // A board at its `[`; or a container's own cells or rows, beside its boards,
+            // at the line of the first of them (a `[` or a scalar's end; its error the
+            // first problem found in them, else BESIDE).
             ensure!(
-                line.contains(&b'['),
-                "record at line {} but no '[' there",
+                line.contains(&b'[')
+                    || line
+                        .iter()
+                        .any(|&b| !b.is_ascii_whitespace() && b != b',' && b != b']'),
+                "record at line {}, which holds neither a '[' nor a cell",
                 r.line
             );
         }
@@ -157,15 +144,15 @@ mod tests {
         let board = Rec {
             line: 1,
             cells: b"1".to_vec(),
-            fields: vec![],
             error: Some("board literal: 1 rows, expected 9".into()),
+            ..Rec::default()
         };
         assert!(check(&text, std::slice::from_ref(&board)).is_err());
         let stray = Rec {
             line: 2,
             cells: b"123456789".to_vec(),
-            fields: vec![],
             error: Some(OUTSIDE.into()),
+            ..Rec::default()
         };
         check(&text, &[board, stray]).unwrap();
         assert!(structure_throughout(&Text::new(

@@ -129,43 +129,32 @@ pub fn rows(text: &Text) -> Vec<Row> {
     ) {
         end_record(&mut fields, &mut field, &mut out, start, text.norm.len());
     }
-    if state == State::Comment {
-        // WORKAROUND for FINDING F4 (fuzz/FINDINGS.md): the `csv` crate reads a comment
-        // line that ends the input without a line end as a record of one empty field.
-        // Modelled as it is, so that the rest of the reader stays checked.
-        out.push(Row {
-            line: start.0,
-            fields: vec![Vec::new()],
-            start: start.1,
-            end: text.norm.len(),
-        });
-    }
     out
+}
+
+/// The column a header names `wanted`: the first named exactly so, else ignoring case.
+fn find(header: &[String], wanted: &str) -> Option<usize> {
+    header
+        .iter()
+        .position(|h| h == wanted)
+        .or_else(|| header.iter().position(|h| h.eq_ignore_ascii_case(wanted)))
 }
 
 /// The puzzle column of a header: the first named `quizzes`, else `puzzle`, else
 /// `question`, each matched exactly before ignoring case.
 pub fn puzzle_column(header: &[String]) -> Option<usize> {
-    ["quizzes", "puzzle", "question"].iter().find_map(|c| {
-        header
-            .iter()
-            .position(|h| h == c)
-            .or_else(|| header.iter().position(|h| h.eq_ignore_ascii_case(c)))
-    })
+    ["quizzes", "puzzle", "question"]
+        .iter()
+        .find_map(|c| find(header, c))
 }
 
-/// The line a "record too long" error names for `row`, read from offset `from` (the
-/// end of the record before it).
-fn too_long_line(text: &Text, row: &Row, from: usize, msg: &str) -> Result<(), String> {
+/// The line a "record too long" error names: the line `row` starts on (its content,
+/// past the blank and comment lines before it).
+fn too_long_line(row: &Row, msg: &str) -> Result<(), String> {
     let line = named_line(msg).ok_or_else(|| format!("error names no line: {msg}"))?;
-    // WORKAROUND for FINDING F7 (fuzz/FINDINGS.md): blank and comment lines count
-    // towards a record's length, and the error may then name one of them, even when
-    // the row itself is long too. Any line from the last record's end to this one's
-    // start is let pass.
-    let first = text.line_of(from.min(text.norm.len().saturating_sub(1))) as u64;
     ensure!(
-        line >= first && line <= row.line,
-        "{msg}: expected a line from {first} to {}",
+        line == row.line,
+        "{msg}: expected line {}, where the record starts",
         row.line
     );
     Ok(())
@@ -198,7 +187,7 @@ pub fn check(
             first.line,
             first.end
         );
-        return too_long_line(text, first, 0, msg);
+        return too_long_line(first, msg);
     }
     let Some(column) = puzzle_column(&header) else {
         let msg = refused.ok_or("no puzzle column, yet the reader opened")?;
@@ -216,10 +205,8 @@ pub fn check(
     if let Some(msg) = refused {
         return Err(format!("refused with a puzzle column {column}: {msg}"));
     }
-    // FINDING F10: compared with CRLF made LF, as the fields below.
-    let lf = |h: &[String]| -> Vec<String> { h.iter().map(|f| f.replace("\r\n", "\n")).collect() };
     ensure!(
-        headers.map(lf) == Some(lf(&header)),
+        headers == Some(&header[..]),
         "headers {headers:?}, expected {header:?}"
     );
     let mut want_error = None;
@@ -250,30 +237,21 @@ pub fn check(
             ));
             break;
         }
+        let field = |c: Option<usize>| c.map_or_else(Vec::new, |c| row.fields[c].clone());
         want.push(Rec {
             line: row.line,
             cells: row.fields[column].clone(),
             fields: row.fields.iter().map(|f| lossy(f)).collect(),
             error: None,
+            rules: field(find(&header, "rules")),
+            regions: field(find(&header, "regions")),
         });
     }
-    // WORKAROUND for FINDING F10 (fuzz/FINDINGS.md): a CRLF inside a quoted field
-    // reads as LF when a read ends between its CR and LF, as CRLF otherwise. Fields
-    // are compared with CRLF made LF.
-    let crlf = |r: &[Rec]| -> Vec<Rec> {
-        r.iter()
-            .map(|r| Rec {
-                fields: r.fields.iter().map(|f| f.replace("\r\n", "\n")).collect(),
-                ..r.clone()
-            })
-            .collect()
-    };
-    let (got, want) = (&crlf(got)[..], crlf(&want));
     let lines = |r: &[Rec]| r.iter().map(|r| r.line).collect::<Vec<_>>();
     if let Some(msg) = error.filter(|m| m.contains("the record starting here runs over")) {
         // The reader gives up on a record once it has read `MAX_RECORD` and its read-
-        // ahead past the end of the last one: a quote never closed. It may do so only
-        // where that much text lies between the last record's end and the next one's.
+        // ahead past the record's start (blank and comment lines before it skipped): a
+        // quote never closed. It may do so only for a record longer than `MAX_RECORD`.
         let k = got.len();
         ensure!(
             k <= want.len() && got == &want[..k],
@@ -281,17 +259,16 @@ pub fn check(
             lines(got),
             lines(&want)
         );
-        let from = rows[k].end;
-        let to = rows.get(k + 1).map_or(text.norm.len(), |r| r.end);
+        let next = rows
+            .get(k + 1)
+            .ok_or_else(|| format!("no record after line {:?}, yet {msg}", lines(got).last()))?;
         ensure!(
-            to - from > MAX_RECORD,
-            "a record too long where {} bytes follow the last record: {msg}",
-            to - from
+            next.end - next.start > MAX_RECORD,
+            "a record of {} bytes at line {} is too long: {msg}",
+            next.end - next.start,
+            next.line
         );
-        return match rows.get(k + 1) {
-            Some(next) => too_long_line(text, next, from, msg),
-            None => Ok(()),
-        };
+        return too_long_line(next, msg);
     }
     ensure!(
         got == want,

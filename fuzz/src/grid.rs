@@ -8,6 +8,7 @@
 
 use bulkdoku::input::MAX_RECORD;
 
+use crate::lines::is_record_line;
 use crate::text::{is_cell, is_meaningful, Text};
 use crate::{ensure, Rec};
 
@@ -59,11 +60,16 @@ pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
         let l = text.line(n);
         l[..l.len().min(MAX_RECORD)].trim_ascii()
     };
-    // FINDING F6 (fuzz/FINDINGS.md): a line is judged by its first MAX_RECORD bytes.
+    // A line longer than that is no row, whatever it holds: unless a comment, it is a
+    // record of its own, without cells.
+    let long = |n: usize| text.line(n).len() > MAX_RECORD;
     let meaningful: Vec<usize> = (1..=text.len())
-        .filter(|&n| is_meaningful(&text.line(n)[..text.line(n).len().min(MAX_RECORD)]))
+        .filter(|&n| is_record_line(text.line(n)))
         .collect();
-    let count_line = meaningful.first().copied().filter(|&n| is_count(seen(n)));
+    let count_line = meaningful
+        .first()
+        .copied()
+        .filter(|&n| !long(n) && is_count(seen(n)));
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); got.len()];
     for &n in &meaningful {
         if Some(n) == count_line {
@@ -83,7 +89,11 @@ pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
             "record at line {} does not start at a meaningful line",
             r.line
         );
-        ensure!(r.fields.is_empty(), "line {}: fields", r.line);
+        ensure!(
+            r.fields.is_empty() && r.rules.is_empty() && r.regions.is_empty(),
+            "line {}: fields, rules or regions",
+            r.line
+        );
         if r.error.as_deref() == Some(NOT_A_ROW) {
             let n = m[0];
             ensure!(
@@ -91,10 +101,19 @@ pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
                 "line {n}: a lone line holds {} lines",
                 m.len()
             );
+            if long(n) {
+                ensure!(r.cells.is_empty(), "line {n}: a line too long has cells");
+                continue;
+            }
             ensure!(!is_row_like(seen(n)), "line {n}: a row called not a row");
             ensure!(r.cells == seen(n), "line {n}: cells are not the line");
             continue;
         }
+        ensure!(
+            m.iter().all(|&n| !long(n)),
+            "block at line {} holds a line longer than {MAX_RECORD} bytes",
+            r.line
+        );
         ensure!(m.len() <= 9, "block at line {} of {} rows", r.line, m.len());
         let last = *m.last().unwrap();
         for n in m[0]..=last {
@@ -129,14 +148,11 @@ pub fn check(text: &Text, got: &[Rec]) -> Result<(), String> {
         ensure!(r.cells.len() <= 9 * MAX_RECORD, "block too long");
         let want = if m.len() < 9 {
             // A short block ends at a blank line, a line that is no row, or the end.
-            let next = (last + 1..=text.len()).find(|&n| {
-                let t = text.line(n).trim_ascii();
-                t.first() != Some(&b'#')
-            });
+            let next = (last + 1..=text.len()).find(|&n| seen(n).first() != Some(&b'#'));
             if let Some(n) = next {
                 let t = seen(n);
                 ensure!(
-                    t.is_empty() || !is_row_like(t),
+                    long(n) || t.is_empty() || !is_row_like(t),
                     "block at line {} ends after {} rows before row line {n}",
                     r.line,
                     m.len()
@@ -179,8 +195,8 @@ mod tests {
         Rec {
             line,
             cells: cells.as_bytes().to_vec(),
-            fields: vec![],
             error: error.map(String::from),
+            ..Rec::default()
         }
     }
 

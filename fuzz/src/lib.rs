@@ -31,7 +31,12 @@ macro_rules! ensure {
 
 /// Panic with the failure and the dataset it was found on (libFuzzer then saves the
 /// input as a crash).
+///
+/// With `FUZZ_FAILED` set to a path, the whole dataset is written there too.
 pub fn fail(what: &str, text: &[u8], err: &str) -> ! {
+    if let Some(path) = std::env::var_os("FUZZ_FAILED") {
+        let _ = std::fs::write(path, text);
+    }
     let shown = String::from_utf8_lossy(&text[..text.len().min(300)]);
     panic!(
         "{what}: {err}\n--- input ({} bytes) ---\n{shown:?}",
@@ -58,17 +63,12 @@ pub fn plain_target(
     }
     let text = Text::new(&shaped.bytes);
     let len = shaped.bytes.len();
-    let result = read_all(
-        shaped.bytes.clone(),
-        len,
-        shaped.chunk,
-        &input::forced(format),
-    )
+    let result = read_all(shaped.source(), len, &input::forced(format))
     .and_then(|outcome| {
         if let Outcome::Read { format: got, .. } = &outcome {
             ensure!(*got == format, "format {got}, forced {format}");
         }
-        check(&text, &outcome)
+        check(&text, &outcome).map_err(|e| format!("{e}\n{}", outcome.describe()))
     });
     if let Err(e) = result {
         fail(what, &shaped.bytes, &e);

@@ -14,10 +14,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 
-# Every opened input gets two fresh 1 MiB buffers from the readers (the detection
-# head and the stream's buffer), which glibc would map and unmap each time: page
-# faults on every execution, a fifth of the speed. These tunables keep such blocks in
-# the heap. They change nothing but speed.
+# Every execution opens an input, and glibc would map and unmap the larger blocks
+# that the readers and decoders (zstd's context) allocate each time: page faults on
+# every execution. These tunables keep such blocks in the heap. They change nothing
+# but speed.
 export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824
 
 targets=${FUZZ_TARGETS:-$(cargo fuzz list)}

@@ -77,10 +77,14 @@ pub enum Outcome {
     },
 }
 
-/// Read `source` with `options` until the end or the first error. Checks what holds for every reader: the format is never `Auto`,
-/// the end is sticky, and a reader ends: it returns no more records than the decoded
-/// input has bytes (`decoded`), plus one.
-pub fn read_all(source: Chunked, decoded: usize, options: &InputOptions) -> Result<Outcome, String> {
+/// Read `source` with `options` until the end or the first error. Checks what holds
+/// for every reader: the format is never `Auto`, the end is sticky, and a reader ends:
+/// it returns no more records than the decoded input has bytes (`decoded`), plus one.
+pub fn read_all(
+    source: Chunked,
+    decoded: usize,
+    options: &InputOptions,
+) -> Result<Outcome, String> {
     let limit = decoded + 1;
     let mut reader = match open_reader(source, NAME, options) {
         Ok(reader) => reader,

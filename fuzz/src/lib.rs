@@ -63,8 +63,7 @@ pub fn plain_target(
     }
     let text = Text::new(&shaped.bytes);
     let len = shaped.bytes.len();
-    let result = read_all(shaped.source(), len, &input::forced(format))
-    .and_then(|outcome| {
+    let result = read_all(shaped.source(), len, &input::forced(format)).and_then(|outcome| {
         if let Outcome::Read { format: got, .. } = &outcome {
             ensure!(*got == format, "format {got}, forced {format}");
         }

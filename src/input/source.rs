@@ -542,9 +542,9 @@ mod tests {
         for text in texts {
             // What the contract says: every CR not before an LF is an LF.
             let mut want = text.to_vec();
-            for i in 0..want.len() {
-                if want[i] == b'\r' && text.get(i + 1) != Some(&b'\n') {
-                    want[i] = b'\n';
+            for (i, byte) in want.iter_mut().enumerate() {
+                if *byte == b'\r' && text.get(i + 1) != Some(&b'\n') {
+                    *byte = b'\n';
                 }
             }
             for chunk in 1..=text.len() + 1 {

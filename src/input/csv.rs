@@ -341,7 +341,14 @@ impl<R> LineIndex<R> {
 
 impl<R: Read> Read for LineIndex<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.offset.saturating_sub(self.content_start) > MAX_RECORD as u64 + READ_AHEAD {
+        // A comment line at the content start, however long, is skipped by `csv`
+        // without being kept: no record runs on.
+        let in_comment = self.current_first == b'#'
+            && self.current_len > 0
+            && self.current_start <= self.content_start + 1;
+        if !in_comment
+            && self.offset.saturating_sub(self.content_start) > MAX_RECORD as u64 + READ_AHEAD
+        {
             return Err(io::Error::new(io::ErrorKind::InvalidData, TooLong));
         }
         let mut n = if self.ended { 0 } else { self.inner.read(buf)? };

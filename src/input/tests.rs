@@ -1015,6 +1015,12 @@ fn csv_comments_and_blank_lines_are_not_a_record_too_long() {
     let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
     assert_eq!(lines, [2, 120_003, 140_004]);
     assert_eq!(got[1].cells, LUOGU);
+    // A comment line longer than the guard's limit is still a comment (F13).
+    let long_comment = format!("#{}\n", "x".repeat(MAX_RECORD * 3));
+    let text = format!("id,puzzle\n1,{POJ}\n{long_comment}2,{LUOGU}\n{long_comment}");
+    let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, POJ), (4, LUOGU)]);
     // A last comment line without a line end is a comment, not a record.
     let text = format!("puzzle\n{POJ}\n#abc");
     let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();

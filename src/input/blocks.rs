@@ -76,8 +76,14 @@ impl RecordReader for GridReader {
                 Err(e) => return Err(self.stream.read_error(self.line + 1, e)),
             };
             self.line += 1;
+            // A comment however long (as in the lines reader): judged by what is kept.
+            if self.buf.trim_ascii().first() == Some(&b'#') {
+                continue;
+            }
             if truncated {
-                // Too long to be a row, whatever it holds: a record of its own.
+                // Too long to be a row, whatever it holds: a record of its own; and a
+                // meaningful line, after which no case count can come.
+                self.at_start = false;
                 if rows > 0 {
                     self.pending = Some(self.line);
                     self.buf.clear();
@@ -87,9 +93,6 @@ impl RecordReader for GridReader {
                 return Ok(true);
             }
             let text = self.buf.trim_ascii();
-            if text.first() == Some(&b'#') {
-                continue;
-            }
             if text.is_empty() {
                 if rows > 0 {
                     break;

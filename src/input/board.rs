@@ -133,7 +133,7 @@ struct Frame {
     more_rows: usize,
     /// A board closed inside it: it is a container.
     has_boards: bool,
-    /// Line of its first scalar or first row (0 before it has any).
+    /// Line where its first scalar or first row starts (0 before it has any).
     content_line: u64,
     /// The first problem found inside it.
     error: Option<String>,
@@ -170,6 +170,8 @@ struct Parser {
     token: Vec<u8>,
     /// Length of the current scalar, including bytes beyond [`MAX_SCALAR`].
     token_len: usize,
+    /// Line where the current scalar starts.
+    token_line: u64,
     stack: Vec<Frame>,
     /// Brackets opened beyond [`MAX_DEPTH`], still open.
     excess: usize,
@@ -187,6 +189,7 @@ impl Default for Parser {
             lex: Lex::Normal,
             token: Vec::with_capacity(MAX_SCALAR),
             token_len: 0,
+            token_line: 1,
             stack: Vec::with_capacity(MAX_DEPTH),
             excess: 0,
             ready: VecDeque::new(),
@@ -277,6 +280,7 @@ impl Parser {
     }
 
     fn start_token(&mut self) {
+        self.token_line = self.line;
         self.token.clear();
         self.token_len = 0;
     }
@@ -303,7 +307,8 @@ impl Parser {
         };
         top.scalars += 1;
         if top.content_line == 0 {
-            top.content_line = self.line;
+            // Where the scalar starts: a string never closed ends past the last line.
+            top.content_line = self.token_line;
         }
         if top.cells.len() + self.token.len().max(1) > MAX_RECORD {
             top.note(|| format!("board literal longer than {MAX_RECORD} bytes"));
@@ -378,8 +383,6 @@ impl Parser {
             // A list of boards. Cells or rows of its own, besides them, are data that is
             // no board: a record of its own, not lost (and after the boards before it).
             if frame.scalars > 0 || !frame.widths.is_empty() {
-                frame.line = frame.content_line;
-                frame.note(|| "board literal: cells outside any board".to_string());
                 self.emit(frame);
             }
             if let Some(parent) = self.stack.last_mut() {
@@ -432,8 +435,14 @@ impl Parser {
         }
     }
 
-    /// A board is complete.
+    /// A board is complete; or a container's own cells or rows beside its boards
+    /// (after the last of them, or when it is closed by repair): a record of their own.
     fn emit(&mut self, frame: Frame) {
+        self.flush_open();
+        if frame.has_boards {
+            self.ready.push_back(beside(frame));
+            return;
+        }
         let rows = frame.widths.len() + frame.more_rows;
         let error = frame.error.or_else(|| {
             if rows != 9 {
@@ -450,6 +459,23 @@ impl Parser {
             cells: frame.cells,
             error,
         });
+    }
+
+    /// Before a record from inside them: the lists still open around it are
+    /// containers, and their own cells or rows so far come before it in the input, so
+    /// their record does too (records stay in line order).
+    fn flush_open(&mut self) {
+        for open in &mut self.stack {
+            if open.scalars > 0 || !open.widths.is_empty() {
+                let fresh = Frame {
+                    line: open.line,
+                    has_boards: true,
+                    ..Frame::default()
+                };
+                let own = std::mem::replace(open, fresh);
+                self.ready.push_back(beside(own));
+            }
+        }
     }
 
     /// End of input: close what is still open, as broken.
@@ -470,6 +496,16 @@ impl Parser {
         while !self.stack.is_empty() {
             self.close(Some("board literal: '[' not closed at the end of input"));
         }
+    }
+}
+
+/// The record of a container's own cells or rows, at the line of the first of them.
+fn beside(mut frame: Frame) -> Board {
+    frame.note(|| "board literal: cells outside any board".to_string());
+    Board {
+        line: frame.content_line,
+        cells: frame.cells,
+        error: frame.error,
     }
 }
 

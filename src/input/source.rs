@@ -7,7 +7,7 @@
 //! ([`Corrupt`]), so that the records before it are not lost.
 
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, IsTerminal, Read};
+use std::io::{self, BufRead, Cursor, IsTerminal, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -16,9 +16,8 @@ use anyhow::Context;
 
 use super::detect::SAMPLE_LINES;
 
-/// Capacity of the buffer the readers scan. Large, so that the per-line cost is a scan
-/// of memory, not a system call; not so large that opening a small input costs much
-/// (a fresh buffer is zero-filled page by page).
+/// Capacity of the buffer the readers scan, once grown ([`Buffered`]). Large, so that
+/// the per-line cost is a scan of memory, not a system call.
 const BUFFER: usize = 256 * 1024;
 
 /// Bytes of raw input read before compression is sniffed: the magic bytes and, so that
@@ -34,7 +33,7 @@ pub(crate) struct Stream {
     /// The display name of the input, for error messages.
     pub(crate) name: String,
     /// The decompressed text, buffered.
-    pub(crate) reader: BufReader<Box<dyn Read + Send>>,
+    pub(crate) reader: Buffered,
     /// The raw bytes consumed and the raw size.
     pub(crate) bytes: ByteCount,
 }
@@ -114,7 +113,7 @@ impl Stream {
             Compression::None => Box::new(raw),
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
             Compression::Zstd => Box::new(
-                zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(BUFFER, raw))
+                zstd::stream::read::Decoder::with_buffer(Buffered::new(Box::new(raw)))
                     .with_context(|| format!("{name}: cannot start the zstd decoder"))?,
             ),
         };
@@ -139,7 +138,7 @@ impl Stream {
         let reader: Box<dyn Read + Send> = Box::new(Cursor::new(head.clone()).chain(rest));
         let stream = Stream {
             name: name.to_string(),
-            reader: BufReader::with_capacity(BUFFER, reader),
+            reader: Buffered::new(reader),
             bytes: ByteCount { consumed, total },
         };
         Ok((stream, Head { bytes: head, whole }))
@@ -148,6 +147,66 @@ impl Stream {
     /// An error reading the stream at `line`, with the file's name.
     pub(crate) fn read_error(&self, line: u64, err: io::Error) -> anyhow::Error {
         read_error(&self.name, line, err)
+    }
+}
+
+/// The buffered reader the readers scan: like `std`'s `BufReader`, but its buffer
+/// starts small and doubles (up to [`BUFFER`]) each time a read fills it, so that
+/// opening a small input costs a small buffer, and a large input gets the large one
+/// after a few reads. (`BufReader` would zero-fill its whole buffer on the first read:
+/// the bulk of what opening a one-line input cost, FINDING F9.)
+pub(crate) struct Buffered {
+    inner: Box<dyn Read + Send>,
+    /// Its length is the capacity in use (zero-filled once, as it grows).
+    buf: Vec<u8>,
+    /// The unread bytes are `buf[pos..filled]`.
+    pos: usize,
+    filled: usize,
+}
+
+/// The buffer's first size.
+const FIRST_BUFFER: usize = 8 * 1024;
+
+impl Buffered {
+    fn new(inner: Box<dyn Read + Send>) -> Self {
+        Buffered {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            filled: 0,
+        }
+    }
+}
+
+impl BufRead for Buffered {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            let size = self.buf.len();
+            if size == 0 {
+                self.buf.resize(FIRST_BUFFER, 0);
+            } else if self.filled == size && size < BUFFER {
+                // The last read filled it: the input comes in large reads.
+                self.buf.resize((2 * size).min(BUFFER), 0);
+            }
+            self.pos = 0;
+            self.filled = 0;
+            self.filled = self.inner.read(&mut self.buf)?;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.pos = (self.pos + amount).min(self.filled);
+    }
+}
+
+impl Read for Buffered {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
     }
 }
 
@@ -210,51 +269,103 @@ impl Read for Decoded {
 
 /// Turns lone CR line ends (classic Mac OS text) into LF, so that every reader splits
 /// such a file into its lines instead of taking it for one long line. CRLF stays as it
-/// is (the readers drop the CR), except that a CRLF split across two reads becomes one
-/// LF. Costs a `memchr` scan per read: nothing next to solving.
+/// is (the readers drop the CR), wherever reads end: a CR that ends a read is held back
+/// until the byte after it is known, so that the text (a quoted CSV field running over
+/// lines, say) never depends on how the input arrived. Costs a `memchr` scan per read:
+/// nothing next to solving.
 struct LoneCr<R> {
     inner: R,
-    /// The last read ended with a CR, made LF: an LF starting the next read is its
-    /// pair, and is dropped.
-    after_cr: bool,
+    /// A byte read from `inner` but not handed out yet: a CR whose next byte was not
+    /// known, or the byte read to find out.
+    held: Option<u8>,
+    /// An error met after a held byte, returned once that byte is handed out.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> LoneCr<R> {
     fn new(inner: R) -> Self {
         LoneCr {
             inner,
-            after_cr: false,
+            held: None,
+            failed: None,
         }
+    }
+
+    /// `inner` failed with `err` after the held byte, now `buf[0]`: hand that byte out
+    /// first (a CR then ends its line, whatever was to follow), the error next time.
+    fn fail_after_held(&mut self, buf: &mut [u8], err: io::Error) -> io::Result<usize> {
+        if err.kind() == io::ErrorKind::Interrupted {
+            self.held = Some(buf[0]);
+            return Err(err);
+        }
+        if buf[0] == b'\r' {
+            buf[0] = b'\n';
+        }
+        self.failed = Some(err);
+        Ok(1)
     }
 }
 
 impl<R: Read> Read for LoneCr<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let mut n = self.inner.read(buf)?;
-            if n == 0 {
-                return Ok(0);
+        let room = buf.len();
+        if room == 0 {
+            return Ok(0);
+        }
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        'read: loop {
+            // The held byte first, then fresh ones; `ended` once `inner` says so.
+            let mut n = 0;
+            if let Some(byte) = self.held.take() {
+                buf[0] = byte;
+                n = 1;
             }
-            if std::mem::take(&mut self.after_cr) && buf[0] == b'\n' {
-                buf.copy_within(1..n, 0);
-                n -= 1;
-                if n == 0 {
-                    continue;
+            let mut ended = false;
+            if n < room {
+                match self.inner.read(&mut buf[n..]) {
+                    Ok(0) => ended = true,
+                    Ok(fresh) => n += fresh,
+                    Err(e) if n == 1 => return self.fail_after_held(buf, e),
+                    Err(e) => return Err(e),
                 }
             }
             let data = &mut buf[..n];
             let mut from = 0;
             while let Some(i) = memchr::memchr(b'\r', &data[from..]) {
                 let at = from + i;
-                match data.get(at + 1) {
-                    Some(b'\n') => {}
-                    Some(_) => data[at] = b'\n',
-                    None => {
+                from = at + 1;
+                if at + 1 < n {
+                    if data[at + 1] != b'\n' {
                         data[at] = b'\n';
-                        self.after_cr = true;
+                    }
+                    continue;
+                }
+                // A CR last: what it is depends on the byte after it.
+                if ended {
+                    data[at] = b'\n';
+                } else if n > 1 {
+                    self.held = Some(b'\r');
+                    return Ok(n - 1);
+                } else if room > 1 {
+                    // Nothing else in hand: read on behind it.
+                    self.held = Some(b'\r');
+                    continue 'read;
+                } else {
+                    // Room for this one byte only: look at the next one, and keep it.
+                    let mut next = [0u8];
+                    match self.inner.read(&mut next) {
+                        Ok(0) => data[at] = b'\n',
+                        Ok(_) => {
+                            if next[0] != b'\n' {
+                                data[at] = b'\n';
+                            }
+                            self.held = Some(next[0]);
+                        }
+                        Err(e) => return self.fail_after_held(buf, e),
                     }
                 }
-                from = at + 1;
             }
             return Ok(n);
         }
@@ -330,7 +441,7 @@ fn read_up_to(reader: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
 fn read_head(reader: &mut dyn Read, interactive: bool) -> (Vec<u8>, bool, Option<io::Error>) {
     let wanted = if interactive { 1 } else { SAMPLE_LINES };
     // Grown as needed: most samples are a small part of the limit.
-    let mut head = vec![0u8; HEAD_LIMIT.min(64 * 1024)];
+    let mut head = vec![0u8; HEAD_LIMIT.min(8 * 1024)];
     let (mut len, mut whole) = (0, false);
     // Complete meaningful lines so far, and where the line being read starts.
     let (mut lines, mut line_start) = (0, 0);
@@ -407,13 +518,103 @@ mod tests {
         for chunk in [1, 2, 3, 5, 64] {
             assert_eq!(through_lone_cr(b"a\rb\rc", chunk), b"a\nb\nc", "{chunk}");
             assert_eq!(through_lone_cr(b"a\rb\r", chunk), b"a\nb\n", "{chunk}");
-            let crlf = through_lone_cr(b"a\r\nb\r\n\r\nc", chunk);
-            let lines: Vec<&[u8]> = crlf
-                .split(|&b| b == b'\n')
-                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-                .collect();
-            assert_eq!(lines, [&b"a"[..], b"b", b"", b"c"], "{chunk}");
+            assert_eq!(
+                through_lone_cr(b"a\r\nb\r\n\r\nc", chunk),
+                b"a\r\nb\r\n\r\nc",
+                "{chunk}"
+            );
             assert_eq!(through_lone_cr(b"plain\n", chunk), b"plain\n");
+        }
+    }
+
+    /// FINDING F10 (fuzz/FINDINGS.md): a CRLF split across two reads stayed CRLF or
+    /// became LF depending on where the reads ended.
+    #[test]
+    fn the_text_does_not_depend_on_where_reads_end() {
+        let texts: [&[u8]; 6] = [
+            b"id,puzzle,note\n1,123,\"two\r\nlines\"\n",
+            b"\r\r\n\n\r\r\r\n\r",
+            b"\r",
+            b"\r\n",
+            b"a\r\r\nb\r\rc\n\r\n\r",
+            b"\n\r\n\r\n\r\r\n\n",
+        ];
+        for text in texts {
+            // What the contract says: every CR not before an LF is an LF.
+            let mut want = text.to_vec();
+            for (i, byte) in want.iter_mut().enumerate() {
+                if *byte == b'\r' && text.get(i + 1) != Some(&b'\n') {
+                    *byte = b'\n';
+                }
+            }
+            for chunk in 1..=text.len() + 1 {
+                assert_eq!(through_lone_cr(text, chunk), want, "{text:?} by {chunk}");
+            }
+            // Read into buffers of one byte, as small as a caller may offer.
+            let mut reader = LoneCr::new(text);
+            let mut out = Vec::new();
+            let mut one = [0u8];
+            while reader.read(&mut one).unwrap() == 1 {
+                out.push(one[0]);
+            }
+            assert_eq!(out, want, "{text:?} one byte per call");
+        }
+    }
+
+    /// FINDING F9 (fuzz/FINDINGS.md): opening a small input must not cost a large
+    /// buffer; a large input read in full reads gets the large one.
+    #[test]
+    fn the_read_buffer_grows_with_the_input() {
+        let small = b"123\n".to_vec();
+        let mut reader = Buffered::new(Box::new(Cursor::new(small.clone())));
+        let mut out = Vec::new();
+        reader.read_to_end(&mut out).unwrap();
+        assert_eq!(out, small);
+        assert_eq!(reader.buf.len(), FIRST_BUFFER);
+        let large: Vec<u8> = (0..3 * BUFFER).map(|i| (i % 251) as u8).collect();
+        let mut reader = Buffered::new(Box::new(Cursor::new(large.clone())));
+        let mut out = Vec::new();
+        loop {
+            let buf = reader.fill_buf().unwrap();
+            if buf.is_empty() {
+                break;
+            }
+            // Consume a little less than there is, as a reader leaving a partial line.
+            let n = buf.len().div_ceil(2);
+            out.extend_from_slice(&buf[..n]);
+            reader.consume(n);
+        }
+        assert_eq!(out, large);
+        assert_eq!(reader.buf.len(), BUFFER);
+    }
+
+    /// A CR that ends the last read before an error still ends its line.
+    #[test]
+    fn a_cr_before_an_error_is_handed_out_first() {
+        struct ThenFail<'a>(&'a [u8]);
+        impl Read for ThenFail<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "damage"));
+                }
+                let n = self.0.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        for room in [1, 2, 64] {
+            let mut reader = LoneCr::new(ThenFail(b"ab\r"));
+            let mut out = Vec::new();
+            let mut buf = vec![0u8; room];
+            let err = loop {
+                match reader.read(&mut buf) {
+                    Ok(n) => out.extend_from_slice(&buf[..n]),
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(out, b"ab\n", "{room}");
+            assert_eq!(err.to_string(), "damage");
         }
     }
 }

@@ -1015,6 +1015,12 @@ fn csv_comments_and_blank_lines_are_not_a_record_too_long() {
     let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
     assert_eq!(lines, [2, 120_003, 140_004]);
     assert_eq!(got[1].cells, LUOGU);
+    // A comment line longer than the guard's limit is still a comment (F13).
+    let long_comment = format!("#{}\n", "x".repeat(MAX_RECORD * 3));
+    let text = format!("id,puzzle\n1,{POJ}\n{long_comment}2,{LUOGU}\n{long_comment}");
+    let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, POJ), (4, LUOGU)]);
     // A last comment line without a line end is a comment, not a record.
     let text = format!("puzzle\n{POJ}\n#abc");
     let (_, got) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
@@ -1036,6 +1042,20 @@ fn board_records_stay_in_line_order_and_cells_beside_boards_are_kept() {
     let (_, got) = read_with(text, &opts).unwrap();
     assert_eq!(got.len(), 2);
     assert_eq!((got[1].line, got[1].cells.as_str()), (3, "567891234"));
+    // Cells between two boards: a record between theirs.
+    let text = b"[\n[[\"1\"]],\n\"5\",\"6\",\n[[\"2\"]]\n]\n";
+    let (_, got) = read_with(text, &opts).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, "1"), (3, "56"), (4, "2")]);
+    // Rows of a container closed by repair (a board starts inside it): at their line.
+    let text = b"[\n[[\"1\"]],\n[\"5\"],\n[[[\"2\"]]]\n";
+    let (_, got) = read_with(text, &opts).unwrap();
+    let got: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.cells.as_str())).collect();
+    assert_eq!(got, [(2, "1"), (3, "5"), (4, "2")]);
+    // A string never closed, beside a board: at the line where it starts.
+    let (_, got) = read_with(b"[[[\"1\"]],\n\"2\n", &opts).unwrap();
+    let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [1, 2]);
 }
 
 #[test]
@@ -1048,4 +1068,65 @@ fn a_board_record_never_passes_the_cap() {
     let (_, got) = read_with(&text, &forced(InputFormat::Board)).unwrap();
     assert_eq!(got.len(), 1);
     assert!(got[0].cells.len() <= MAX_RECORD, "{}", got[0].cells.len());
+}
+
+/// A source that hands out one byte per read, as a slow pipe may.
+struct ByteByByte(std::io::Cursor<Vec<u8>>);
+
+impl Read for ByteByByte {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(1);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+/// The records of `bytes` fed one byte per read, with their fields.
+fn read_byte_by_byte(bytes: &[u8], options: &InputOptions) -> Vec<Rec> {
+    let source = ByteByByte(std::io::Cursor::new(bytes.to_vec()));
+    let mut reader = open_reader(source, "pipe", options).unwrap();
+    let mut record = Record::default();
+    let mut out = Vec::new();
+    while reader.read_record(&mut record).unwrap() {
+        out.push(Rec {
+            line: record.line,
+            cells: String::from_utf8_lossy(&record.cells).into_owned(),
+            error: record.error.clone(),
+            fields: record.fields.clone(),
+        });
+    }
+    out
+}
+
+#[test]
+fn a_crlf_in_a_quoted_field_does_not_depend_on_where_reads_end() {
+    let text = format!("id,puzzle,note\r\n1,{POJ},\"two\r\nlines\"\r\n2,{LUOGU},\"a\rb\"\r\n");
+    let (_, whole) = read_with(text.as_bytes(), &InputOptions::default()).unwrap();
+    let by_byte = read_byte_by_byte(text.as_bytes(), &InputOptions::default());
+    assert_eq!(whole, by_byte);
+    assert_eq!(whole[0].fields[2], "two\r\nlines");
+    // A lone CR is a line end wherever it is.
+    assert_eq!(whole[1].fields[2], "a\nb");
+}
+
+#[test]
+fn grid_lines_too_long_are_records_unless_comments() {
+    // A long comment is a comment; a long line is a record, after which no case count
+    // can come.
+    let mut text = b"#".to_vec();
+    text.extend(std::iter::repeat_n(b'x', MAX_RECORD + 10));
+    text.extend_from_slice(b"\n");
+    text.extend(std::iter::repeat_n(b'1', MAX_RECORD + 10));
+    text.extend_from_slice(b"\n1030095\n");
+    let (_, got) = read_with(&text, &forced(InputFormat::Grid)).unwrap();
+    let got: Vec<(u64, &str, Option<&str>)> = got
+        .iter()
+        .map(|r| (r.line, r.cells.as_str(), r.error.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, "", Some("not a grid row: expected 9 cells")),
+            (3, "1030095", Some("grid block: 1 rows, expected 9")),
+        ]
+    );
 }

@@ -33,6 +33,7 @@
 //! assert!(variant.is_solution(&outcome.first.unwrap()));
 //! ```
 
+mod bands;
 mod engine;
 mod generate;
 mod record;
@@ -43,7 +44,7 @@ mod table;
 use std::fmt;
 use std::str::FromStr;
 
-pub use engine::{count, solve, VariantSolver};
+pub use engine::{count, solve, EngineChoice, VariantSolver};
 pub use generate::{
     generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS,
     JIGSAW_SEARCH_CAP, NO_GRID,

@@ -259,12 +259,16 @@ impl State {
 /// Which engine a [`VariantSolver`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EngineChoice {
-    /// The box-band engine for rule sets that keep the 3×3 boxes, the generic one
-    /// for jigsaw: the fastest for each.
+    /// The fastest for each rule set: the classic band engine ([`crate::Solver`]) for
+    /// classic rules, the variant box-band engine for other rule sets that keep the
+    /// 3×3 boxes, the generic engine for jigsaw.
     #[default]
     Auto,
     /// The generic engine for every rule set (for comparisons and tests).
     Generic,
+    /// The variant box-band engine for every rule set that keeps the boxes, classic
+    /// included; jigsaw still runs the generic engine (for comparisons and tests).
+    Bands,
 }
 
 /// A reusable solver for any [`Variant`]: keeps its search stack (and the band tables
@@ -274,6 +278,8 @@ pub enum EngineChoice {
 pub struct VariantSolver {
     stack: Vec<State>,
     choice: EngineChoice,
+    /// The classic band engine, for classic rules under [`EngineChoice::Auto`].
+    classic: Option<Box<crate::Solver>>,
     /// The box-band engine of the last rule set it ran for.
     bands: Option<Box<(RuleSet, bands::Engine)>>,
 }
@@ -298,6 +304,7 @@ impl VariantSolver {
         VariantSolver {
             stack: Vec::with_capacity(81),
             choice,
+            classic: None,
             bands: None,
         }
     }
@@ -352,7 +359,13 @@ impl VariantSolver {
         if limit == 0 {
             return outcome;
         }
-        if self.choice == EngineChoice::Auto && v.regions().is_none() {
+        if self.choice == EngineChoice::Auto && v.rules().is_classic() && v.regions().is_none() {
+            let classic = self.classic.get_or_insert_with(Default::default);
+            let mut outcome = classic.for_each_solution(grid, limit, |g| found(*g));
+            outcome.first = None;
+            return outcome;
+        }
+        if self.choice != EngineChoice::Generic && v.regions().is_none() {
             let rules = v.rules();
             if self.bands.as_ref().is_none_or(|b| b.0 != rules) {
                 self.bands = Some(Box::new((rules, bands::Engine::new(v))));

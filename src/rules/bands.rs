@@ -38,6 +38,10 @@
 //! The rule sets are compiled separately (const generics over which kinds of rules are
 //! on), so that no rule costs a branch in the hot loop of a rule set without it.
 
+// Loops over the three bands index several per-band arrays at once (a digit's words,
+// a mask's words, the open cells); an iterator over one of them reads worse.
+#![allow(clippy::needless_range_loop)]
+
 use crate::grid::{Grid, CELLS};
 
 use super::table::Variant;

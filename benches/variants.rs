@@ -12,6 +12,10 @@
 //!   fourth table for the two diagonals as the article suggests. Slow on purpose of
 //!   its design; it runs on a few puzzles under a time cap.
 //!
+//! Rates are per second of the bench thread's CPU time where Linux tells it (one core:
+//! time the thread waits for a core on a shared machine does not count), else of wall
+//! time.
+//!
 //! Puzzles are generated in the setup with fixed seeds (`BULKDOKU_BENCH_PUZZLES=N` per
 //! rule set, default 300), so the bench needs no data files. After criterion's figures
 //! an interleaved pass prints side-by-side ratios: the runs of a round follow each
@@ -22,7 +26,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bulkdoku::generate::Rng;
-use bulkdoku::rules::{generate_one, Rule, RuleSet, Variant, VariantSolver};
+use bulkdoku::rules::{generate_one, EngineChoice, Rule, RuleSet, Variant, VariantSolver};
 use bulkdoku::{Grid, Solver};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -344,10 +348,25 @@ impl Seed {
 
 // ---------------------------------------------------------------------------------
 
+/// Seconds of CPU time this thread has run, where Linux tells (the first field of
+/// `/proc/thread-self/schedstat`, in nanoseconds).
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
+}
+
+/// Puzzles per second of `run` over `n` puzzles: per second of the thread's CPU time
+/// where the system tells it (so that other work on a shared machine, which takes the
+/// core away now and then, does not count against the run), else of wall time.
 fn rate(n: usize, run: impl FnOnce()) -> f64 {
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), thread_cpu_seconds());
     run();
-    n as f64 / start.elapsed().as_secs_f64()
+    let secs = match (cpu, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => start.elapsed().as_secs_f64(),
+    };
+    n as f64 / secs
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -375,7 +394,9 @@ fn criterion_figures(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
     let mut solver = VariantSolver::new();
-    group.bench_function("generic engine", |b| b.iter(|| ours(x, &mut solver)));
+    let mut generic = VariantSolver::with_engine(EngineChoice::Generic);
+    group.bench_function("VariantSolver::new()", |b| b.iter(|| ours(x, &mut solver)));
+    group.bench_function("generic engine", |b| b.iter(|| ours(x, &mut generic)));
     group.bench_function("rule-table baseline", |b| {
         b.iter(|| {
             x.puzzles
@@ -404,7 +425,7 @@ fn criterion_figures(c: &mut Criterion) {
         b.iter(|| {
             classic
                 .iter()
-                .map(|g| solver.solve(&classic_rules, black_box(g), 2).solutions)
+                .map(|g| generic.solve(&classic_rules, black_box(g), 2).solutions)
                 .sum::<u64>()
         })
     });
@@ -421,6 +442,24 @@ fn criterion_figures(c: &mut Criterion) {
     group.finish();
 }
 
+/// Rates of several runs measured side by side: in each round every run goes once,
+/// in an order that rotates from round to round; medians over rounds.
+fn interleaved(rounds: usize, runs: &mut [&mut dyn FnMut() -> f64]) -> Vec<Vec<f64>> {
+    let mut rates = vec![Vec::new(); runs.len()];
+    for round in 0..rounds {
+        for i in 0..runs.len() {
+            let which = (round + i) % runs.len();
+            rates[which].push(runs[which]());
+        }
+    }
+    rates
+}
+
+/// The median over rounds of the per-round ratio of run `a` to run `b`.
+fn ratio(rates: &[Vec<f64>], a: usize, b: usize) -> f64 {
+    median(rates[a].iter().zip(&rates[b]).map(|(x, y)| x / y).collect())
+}
+
 /// The side-by-side table: interleaved rounds, per-round ratios, medians.
 fn ratio_table(_: &mut Criterion) {
     let n = puzzles_per_set();
@@ -432,83 +471,115 @@ fn ratio_table(_: &mut Criterion) {
     let classic = classic_puzzles(n);
     let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
     let plain_x = Plain::new(true);
-    let mut solver = VariantSolver::new();
+    let mut auto = VariantSolver::new();
+    let mut generic = VariantSolver::with_engine(EngineChoice::Generic);
+    let mut generic_classic = VariantSolver::with_engine(EngineChoice::Generic);
+    let mut band_variant = VariantSolver::with_engine(EngineChoice::Bands);
     let mut band = Solver::new();
-    // Sanity: the yardsticks agree with the engine on every puzzle.
+    // Sanity: the yardsticks agree with the engines on every puzzle.
     for (v, g) in &x.puzzles {
         assert!(v.rules().contains(Rule::X));
         assert_eq!(plain_x.count(g, 2), 1, "{g}");
-        assert_eq!(solver.solve(v, g, 2).solutions, 1, "{g}");
+        assert_eq!(auto.solve(v, g, 2).solutions, 1, "{g}");
+        assert_eq!(generic.solve(v, g, 2).solutions, 1, "{g}");
     }
 
-    // rates[run][round]: ours on x, baseline on x, band on classic, generic on classic.
-    let mut rates = vec![Vec::new(); 4];
-    for round in 0..rounds {
-        for i in 0..4 {
-            let which = (round + i) % 4;
-            let r = match which {
-                0 => rate(n, || {
-                    black_box(ours(x, &mut solver));
-                }),
-                1 => rate(n, || {
+    let rates = interleaved(
+        rounds,
+        &mut [
+            &mut || rate(n, || _ = black_box(ours(x, &mut auto))),
+            &mut || rate(n, || _ = black_box(ours(x, &mut generic))),
+            &mut || {
+                rate(n, || {
                     black_box(
                         x.puzzles
                             .iter()
                             .map(|(_, g)| plain_x.count(black_box(g), 2))
                             .sum::<u64>(),
                     );
-                }),
-                2 => rate(n, || {
+                })
+            },
+            &mut || {
+                rate(n, || {
                     black_box(
                         classic
                             .iter()
                             .map(|g| band.solve(black_box(g), 2).solutions)
                             .sum::<u64>(),
                     );
-                }),
-                _ => rate(n, || {
+                })
+            },
+            &mut || {
+                rate(n, || {
                     black_box(
                         classic
                             .iter()
-                            .map(|g| solver.solve(&classic_rules, black_box(g), 2).solutions)
+                            .map(|g| {
+                                generic_classic
+                                    .solve(&classic_rules, black_box(g), 2)
+                                    .solutions
+                            })
                             .sum::<u64>(),
                     );
-                }),
-            };
-            rates[which].push(r);
-        }
-    }
-    let ratio = |a: usize, b: usize| {
-        median(
-            (0..rounds)
-                .map(|r| rates[a][r] / rates[b][r])
-                .collect::<Vec<_>>(),
-        )
-    };
+                })
+            },
+            &mut || {
+                rate(n, || {
+                    black_box(
+                        classic
+                            .iter()
+                            .map(|g| {
+                                band_variant
+                                    .solve(&classic_rules, black_box(g), 2)
+                                    .solutions
+                            })
+                            .sum::<u64>(),
+                    );
+                })
+            },
+        ],
+    );
+    let med = |i: usize| median(rates[i].clone());
     println!("\nvariants: {n} generated puzzles per set, limit 2, one thread, {rounds} interleaved rounds, medians");
     println!(
-        "  x, generic engine          {:>10.0} puzzles/s",
-        median(rates[0].clone())
+        "  x, VariantSolver::new()            {:>10.0} puzzles/s",
+        med(0)
     );
     println!(
-        "  x, rule-table baseline     {:>10.0} puzzles/s",
-        median(rates[1].clone())
+        "  x, generic engine                  {:>10.0} puzzles/s",
+        med(1)
     );
     println!(
-        "  classic, band engine       {:>10.0} puzzles/s",
-        median(rates[2].clone())
+        "  x, rule-table baseline             {:>10.0} puzzles/s",
+        med(2)
     );
     println!(
-        "  classic, generic engine    {:>10.0} puzzles/s",
-        median(rates[3].clone())
+        "  classic, classic band engine       {:>10.0} puzzles/s",
+        med(3)
     );
     println!(
-        "  x: generic ÷ baseline          {:>8.1}  (target ≥ 20)",
-        ratio(0, 1)
+        "  classic, generic engine            {:>10.0} puzzles/s",
+        med(4)
     );
     println!(
-        "  classic: band ÷ generic        {:>8.2}  (the cost of generality)",
-        ratio(2, 3)
+        "  classic, variant band engine       {:>10.0} puzzles/s",
+        med(5)
+    );
+    println!(
+        "  x: VariantSolver::new() ÷ baseline     {:>8.1}  (target ≥ 20)",
+        ratio(&rates, 0, 2)
+    );
+    println!(
+        "  x: generic engine ÷ baseline           {:>8.1}",
+        ratio(&rates, 1, 2)
+    );
+    println!(
+        "  classic: classic band ÷ generic        {:>8.2}  (the cost of generality)",
+        ratio(&rates, 3, 4)
+    );
+    println!(
+        "  classic: classic band ÷ variant band   {:>8.2}",
+        ratio(&rates, 3, 5)
     );
 
     // The seed's algorithm: a few puzzles under a time cap, against ours on the same.
@@ -518,7 +589,7 @@ fn ratio_table(_: &mut Criterion) {
             .and_then(|v| v.parse().ok())
             .unwrap_or(20),
     );
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), thread_cpu_seconds());
     let mut done = 0;
     for (_, g) in &x.puzzles {
         assert_eq!(Seed::count(g, 2), 1, "{g}");
@@ -527,7 +598,11 @@ fn ratio_table(_: &mut Criterion) {
             break;
         }
     }
-    let seed_rate = done as f64 / start.elapsed().as_secs_f64();
+    let seed_secs = match (cpu, thread_cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => start.elapsed().as_secs_f64(),
+    };
+    let seed_rate = done as f64 / seed_secs;
     let subset = Set {
         name: "x",
         puzzles: x.puzzles[..done].to_vec(),
@@ -535,7 +610,7 @@ fn ratio_table(_: &mut Criterion) {
     let reps = 2000;
     let ours_subset = rate(done * reps, || {
         for _ in 0..reps {
-            black_box(ours(&subset, &mut solver));
+            black_box(ours(&subset, &mut auto));
         }
     });
     println!(
@@ -543,29 +618,40 @@ fn ratio_table(_: &mut Criterion) {
         seed_rate
     );
     println!(
-        "  x, generic engine, same {done}   {:>8.0} puzzles/s; ratio {:.0}",
+        "  x, VariantSolver::new(), same {done}   {:>8.0} puzzles/s; ratio {:.0}",
         ours_subset,
         ours_subset / seed_rate
     );
 
-    println!("  per rule set, generic engine (puzzles/s, median of {rounds}):");
+    println!(
+        "  per rule set, puzzles/s, median of {rounds} interleaved rounds (new(): the engine \
+         VariantSolver::new() picks):"
+    );
+    println!(
+        "    {:<40} {:>10} {:>10} {:>7}",
+        "rules", "new()", "generic", "ratio"
+    );
     for set in all_sets() {
         let n = set.puzzles.len();
-        let mut per = Vec::new();
-        let mut guesses = 0;
-        for _ in 0..rounds {
-            per.push(rate(n, || {
-                black_box(ours(set, &mut solver));
-            }));
-        }
-        for (v, g) in &set.puzzles {
-            guesses += solver.solve(v, g, 2).guesses;
-        }
+        let rates = interleaved(
+            rounds,
+            &mut [
+                &mut || rate(n, || _ = black_box(ours(set, &mut auto))),
+                &mut || rate(n, || _ = black_box(ours(set, &mut generic))),
+            ],
+        );
+        let guesses: u64 = set
+            .puzzles
+            .iter()
+            .map(|(v, g)| auto.solve(v, g, 2).guesses)
+            .sum();
         let clues: usize = set.puzzles.iter().map(|(_, g)| g.clues()).sum();
         println!(
-            "    {:<40} {:>10.0}   ({n} puzzles, {:.1} clues, {:.2} guesses/puzzle)",
+            "    {:<40} {:>10.0} {:>10.0} {:>7.2}   ({n} puzzles, {:.1} clues, {:.2} guesses/puzzle)",
             set.name,
-            median(per),
+            median(rates[0].clone()),
+            median(rates[1].clone()),
+            ratio(&rates, 0, 1),
             clues as f64 / n as f64,
             guesses as f64 / n as f64
         );

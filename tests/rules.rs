@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use bulkdoku::generate::Rng;
 use bulkdoku::rules::{
-    canonical, generate_one, grid_exists, random_solution, Regions, Rule, RuleSet, Variant,
-    VariantSolver,
+    canonical, generate_one, grid_exists, random_solution, EngineChoice, Regions, Rule, RuleSet,
+    Variant, VariantSolver,
 };
 use bulkdoku::Grid;
 use proptest::prelude::*;
@@ -207,25 +207,41 @@ fn case(rules: RuleSet, seed: u64, blanks: usize, corrupt: bool) -> (Variant, Gr
     (variant, puzzle, solution)
 }
 
-/// Engine and reference agree on `puzzle`: solution sets, counts at several limits,
-/// and whether the givens conflict.
+/// Every engine a [`VariantSolver`] can run: the pick of `new()` (the classic band
+/// engine for classic rules, the variant band engine for other rule sets with boxes,
+/// the generic engine for jigsaw), and each engine forced.
+const ENGINES: [EngineChoice; 3] = [
+    EngineChoice::Auto,
+    EngineChoice::Generic,
+    EngineChoice::Bands,
+];
+
+/// Every engine and the reference agree on `puzzle`: solution sets, counts at several
+/// limits, and whether the givens conflict.
 fn agree(v: &Variant, puzzle: &Grid) -> Result<(), TestCaseError> {
     let reference = reference::Rules::new(v.rules(), v.regions());
     let expected: BTreeSet<Grid> = reference.solutions(puzzle, 10_000).into_iter().collect();
-    let mut solver = VariantSolver::new();
-    let mut found = BTreeSet::new();
-    let outcome = solver.for_each_solution(v, puzzle, 10_000, |g| {
-        found.insert(*g);
-    });
-    prop_assert_eq!(&found, &expected, "{} {}", v.rules(), puzzle);
-    prop_assert_eq!(outcome.solutions as usize, expected.len());
-    for limit in [1, 2, 3, 7] {
-        let want = (expected.len() as u64).min(limit);
-        prop_assert_eq!(solver.count(v, puzzle, limit).solutions, want);
-        let solved = solver.solve(v, puzzle, limit);
-        prop_assert_eq!(solved.solutions, want);
-        if let Some(first) = solved.first {
-            prop_assert!(reference.valid(&first) && first.agrees_with(puzzle));
+    for engine in ENGINES {
+        let mut solver = VariantSolver::with_engine(engine);
+        let mut found = BTreeSet::new();
+        let outcome = solver.for_each_solution(v, puzzle, 10_000, |g| {
+            found.insert(*g);
+        });
+        prop_assert_eq!(&found, &expected, "{:?} {} {}", engine, v.rules(), puzzle);
+        prop_assert_eq!(outcome.solutions as usize, expected.len());
+        for limit in [1, 2, 3, 7] {
+            let want = (expected.len() as u64).min(limit);
+            prop_assert_eq!(
+                solver.count(v, puzzle, limit).solutions,
+                want,
+                "{:?}",
+                engine
+            );
+            let solved = solver.solve(v, puzzle, limit);
+            prop_assert_eq!(solved.solutions, want, "{:?}", engine);
+            if let Some(first) = solved.first {
+                prop_assert!(reference.valid(&first) && first.agrees_with(puzzle));
+            }
         }
     }
     prop_assert_eq!(
@@ -269,6 +285,48 @@ proptest! {
         prop_assert!(reference::Rules::new(rules, v.regions()).valid(&solution));
         prop_assert!(v.regions().unwrap().is_connected() || v.regions().unwrap().are_boxes());
         agree(&v, &puzzle)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    // Sparse grids, where the engines branch (with 20 blanks they seldom need to): the
+    // band engine's branching and the inference that only pays off in deep searches
+    // (locked candidates through knight and king moves, pointing into diagonals and
+    // windows) against the generic engine, which the tests above hold to the
+    // reference, and every solution against the reference.
+    #[test]
+    fn engines_agree_on_sparse_grids(
+        which in 0usize..17,
+        seed in any::<u64>(),
+        blanks in 40usize..=64,
+    ) {
+        let sets = sets_with_grids();
+        let (v, puzzle, _) = case(sets[which], seed, blanks, false);
+        let reference = reference::Rules::new(v.rules(), None);
+        let mut all = Vec::new();
+        for engine in ENGINES {
+            let mut found = Vec::new();
+            let outcome = VariantSolver::with_engine(engine).for_each_solution(&v, &puzzle, 200, |g| {
+                found.push(*g);
+            });
+            prop_assert_eq!(outcome.solutions as usize, found.len());
+            for g in &found {
+                prop_assert!(reference.valid(g) && g.agrees_with(&puzzle), "{:?} {}", engine, g);
+            }
+            found.sort();
+            found.dedup();
+            prop_assert_eq!(found.len() as u64, outcome.solutions, "{:?} repeats a solution", engine);
+            all.push((engine, found));
+        }
+        // Below the limit the sets are complete and must be equal; at the limit the
+        // engines may have found different solutions first.
+        let complete: Vec<_> = all.iter().filter(|(_, f)| f.len() < 200).collect();
+        for pair in complete.windows(2) {
+            prop_assert_eq!(&pair[0].1, &pair[1].1, "{:?} vs {:?} {} {}", pair[0].0, pair[1].0, v.rules(), puzzle);
+        }
+        prop_assert!(complete.len() == all.len() || complete.is_empty(), "{} {}", v.rules(), puzzle);
     }
 }
 
@@ -376,9 +434,11 @@ fn unique_examples_have_the_expected_solution() {
             );
         }
         assert!(v.check_givens(&puzzle).is_ok());
-        let outcome = VariantSolver::new().solve(&v, &puzzle, 2);
-        assert_eq!(outcome.solutions, 1, "{}", ex.rules);
-        assert_eq!(outcome.first, Some(solution), "{}", ex.rules);
+        for engine in ENGINES {
+            let outcome = VariantSolver::with_engine(engine).solve(&v, &puzzle, 2);
+            assert_eq!(outcome.solutions, 1, "{} {engine:?}", ex.rules);
+            assert_eq!(outcome.first, Some(solution), "{} {engine:?}", ex.rules);
+        }
         assert!(v.is_solution(&solution));
         // The extra rule matters: classic rules (on the same regions) allow more.
         let loose = Variant::new(
@@ -391,7 +451,10 @@ fn unique_examples_have_the_expected_solution() {
         )
         .unwrap();
         if v.rules() != loose.rules() {
-            assert_eq!(VariantSolver::new().count(&loose, &puzzle, 2).solutions, 2);
+            for engine in ENGINES {
+                let mut solver = VariantSolver::with_engine(engine);
+                assert_eq!(solver.count(&loose, &puzzle, 2).solutions, 2);
+            }
         }
     }
 }
@@ -404,19 +467,19 @@ fn examples_less_a_given_have_several_solutions() {
         let first_given = (0..81).find(|&c| puzzle.get(c) != 0).unwrap();
         puzzle.set(first_given, 0);
         let reference = reference::Rules::new(v.rules(), v.regions());
-        let mut found = BTreeSet::new();
-        let outcome = VariantSolver::new().for_each_solution(&v, &puzzle, 50, |g| {
-            found.insert(*g);
-        });
-        assert!(outcome.solutions >= 2, "{}", ex.rules);
-        assert_eq!(found.len() as u64, outcome.solutions, "{}", ex.rules);
-        assert!(found
-            .iter()
-            .all(|g| reference.valid(g) && g.agrees_with(&puzzle)));
-        assert_eq!(
-            VariantSolver::new().count(&v, &puzzle, 50).solutions,
-            outcome.solutions
-        );
+        for engine in ENGINES {
+            let mut solver = VariantSolver::with_engine(engine);
+            let mut found = BTreeSet::new();
+            let outcome = solver.for_each_solution(&v, &puzzle, 50, |g| {
+                found.insert(*g);
+            });
+            assert!(outcome.solutions >= 2, "{} {engine:?}", ex.rules);
+            assert_eq!(found.len() as u64, outcome.solutions, "{}", ex.rules);
+            assert!(found
+                .iter()
+                .all(|g| reference.valid(g) && g.agrees_with(&puzzle)));
+            assert_eq!(solver.count(&v, &puzzle, 50).solutions, outcome.solutions);
+        }
     }
 }
 
@@ -440,8 +503,11 @@ fn examples_with_a_wrong_given_have_no_solution() {
         puzzle.set(cell, digit);
         let reference = reference::Rules::new(v.rules(), v.regions());
         assert!(!reference.conflicted(puzzle.cells()));
-        assert_eq!(VariantSolver::new().solve(&v, &puzzle, 2).solutions, 0);
-        assert_eq!(VariantSolver::new().count(&v, &puzzle, 2).solutions, 0);
+        for engine in ENGINES {
+            let mut solver = VariantSolver::with_engine(engine);
+            assert_eq!(solver.solve(&v, &puzzle, 2).solutions, 0, "{engine:?}");
+            assert_eq!(solver.count(&v, &puzzle, 2).solutions, 0, "{engine:?}");
+        }
     }
 }
 

@@ -23,7 +23,9 @@
 use crate::grid::{Grid, CELLS};
 use crate::solver::Outcome;
 
+use super::bands;
 use super::table::Variant;
+use super::RuleSet;
 
 /// All 81 cells.
 const ALL: u128 = (1 << CELLS) - 1;
@@ -254,26 +256,56 @@ impl State {
     }
 }
 
-/// A reusable solver for any [`Variant`]: keeps its search stack between puzzles, so
-/// bulk solving does not allocate per puzzle.
+/// Which engine a [`VariantSolver`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The fastest for each rule set: the classic band engine ([`crate::Solver`]) for
+    /// classic rules, the variant box-band engine for other rule sets that keep the
+    /// 3×3 boxes, the generic engine for jigsaw.
+    #[default]
+    Auto,
+    /// The generic engine for every rule set (for comparisons and tests).
+    Generic,
+    /// The variant box-band engine for every rule set that keeps the boxes, classic
+    /// included; jigsaw still runs the generic engine (for comparisons and tests).
+    Bands,
+}
+
+/// A reusable solver for any [`Variant`]: keeps its search stack (and the band tables
+/// of the last rule set) between puzzles, so bulk solving does not allocate per
+/// puzzle.
 #[derive(Default)]
 pub struct VariantSolver {
     stack: Vec<State>,
+    choice: EngineChoice,
+    /// The classic band engine, for classic rules under [`EngineChoice::Auto`].
+    classic: Option<Box<crate::Solver>>,
+    /// The box-band engine of the last rule set it ran for.
+    bands: Option<Box<(RuleSet, bands::Engine)>>,
 }
 
 impl std::fmt::Debug for VariantSolver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VariantSolver")
+            .field("choice", &self.choice)
             .field("stack_capacity", &self.stack.capacity())
             .finish()
     }
 }
 
 impl VariantSolver {
-    /// A solver with an empty stack.
+    /// A solver with an empty stack that picks the fastest engine per rule set.
     pub fn new() -> VariantSolver {
+        VariantSolver::with_engine(EngineChoice::Auto)
+    }
+
+    /// A solver that runs the given engine.
+    pub fn with_engine(choice: EngineChoice) -> VariantSolver {
         VariantSolver {
             stack: Vec::with_capacity(81),
+            choice,
+            classic: None,
+            bands: None,
         }
     }
 
@@ -302,8 +334,7 @@ impl VariantSolver {
         mut each: impl FnMut(&Grid),
     ) -> Outcome {
         let mut first = None;
-        let mut outcome = self.search(v, grid, limit, |s| {
-            let g = s.grid();
+        let mut outcome = self.search(v, grid, limit, |g| {
             debug_assert!(v.solves(&g, grid), "engine solution breaks a rule: {g}");
             first.get_or_insert(g);
             each(&g);
@@ -318,7 +349,7 @@ impl VariantSolver {
         v: &Variant,
         grid: &Grid,
         limit: u64,
-        found: impl FnMut(&State),
+        mut found: impl FnMut(Grid),
     ) -> Outcome {
         let mut outcome = Outcome {
             solutions: 0,
@@ -328,10 +359,27 @@ impl VariantSolver {
         if limit == 0 {
             return outcome;
         }
+        if self.choice == EngineChoice::Auto && v.rules().is_classic() && v.regions().is_none() {
+            let classic = self.classic.get_or_insert_with(Default::default);
+            let mut outcome = classic.for_each_solution(grid, limit, |g| found(*g));
+            outcome.first = None;
+            return outcome;
+        }
+        if self.choice != EngineChoice::Generic && v.regions().is_none() {
+            let rules = v.rules();
+            if self.bands.as_ref().is_none_or(|b| b.0 != rules) {
+                self.bands = Some(Box::new((rules, bands::Engine::new(v))));
+            }
+            let engine = &mut self.bands.as_mut().expect("just made").1;
+            let (solutions, guesses) = engine.search(grid, limit, &mut found);
+            outcome.solutions = solutions;
+            outcome.guesses = guesses;
+            return outcome;
+        }
         let Some(start) = State::start(v, grid) else {
             return outcome;
         };
-        let (solutions, guesses) = run(v, start, &mut self.stack, limit, found);
+        let (solutions, guesses) = run(v, start, &mut self.stack, limit, |s| found(s.grid()));
         outcome.solutions = solutions;
         outcome.guesses = guesses;
         outcome

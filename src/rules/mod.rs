@@ -10,7 +10,9 @@
 //! - [`Variant`] (`table.rs`): the rule table of one rule set (and regions), built once:
 //!   houses as cell masks and per-cell peer masks. It checks givens and solutions
 //!   against every active rule and draws a grid with its regions and marked cells.
-//! - [`VariantSolver`] (`engine.rs`): the generic engine over any [`Variant`].
+//! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine for
+//!   classic rules, the box-band engine (`bands.rs`) for other rule sets that keep the
+//!   3×3 boxes, the generic engine for jigsaw (or any engine forced, [`EngineChoice`]).
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.
 //! - [`canonical`] (`symmetry.rs`): canonical forms under the symmetries that preserve
 //!   a rule set.
@@ -33,6 +35,7 @@
 //! assert!(variant.is_solution(&outcome.first.unwrap()));
 //! ```
 
+mod bands;
 mod engine;
 mod generate;
 mod record;
@@ -43,7 +46,7 @@ mod table;
 use std::fmt;
 use std::str::FromStr;
 
-pub use engine::{count, solve, VariantSolver};
+pub use engine::{count, solve, EngineChoice, VariantSolver};
 pub use generate::{
     generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS,
     JIGSAW_SEARCH_CAP, NO_GRID,

@@ -56,13 +56,23 @@ pub(crate) fn spawn(dir: &Workdir, args: &[&str], stdout_to: Option<&str>) -> Ch
 }
 
 /// Wait until the rows a run writes to `path` (into `path.partial` until it ends, or
-/// into `path` itself for a writer that has no such file) come to `bytes` bytes.
+/// into `path` itself for a writer that has no such file) come to `bytes` bytes. A
+/// `path` left by an earlier run counts only once it changes.
 pub(crate) fn wait_for_bytes(path: &Path, bytes: u64) {
     let partial = PathBuf::from(format!("{}.partial", path.display()));
+    let stamp = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| (m.len(), m.modified().ok()))
+            .ok()
+    };
+    let earlier = stamp(path);
     let start = Instant::now();
     loop {
-        let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-        let len = size(&partial).max(size(path));
+        let written = match stamp(path) {
+            now if now == earlier => 0,
+            now => now.map_or(0, |(len, _)| len),
+        };
+        let len = stamp(&partial).map_or(0, |(len, _)| len).max(written);
         if len >= bytes {
             return;
         }

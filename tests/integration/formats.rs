@@ -474,33 +474,7 @@ fn jsonl_resume_drops_a_torn_last_line() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_jsonl_verify_resumes_to_the_findings_of_an_uninterrupted_run() {
-    let dir = Workdir::new();
-    big_input(&dir, "big.txt", 150);
-    let args = [
-        "verify",
-        "-q",
-        "--isomorphs",
-        "big.txt",
-        "-o",
-        "whole.jsonl",
-    ];
-    assert_exit(&dir.run(&args), 1);
-    let want = std::fs::read_to_string(dir.file("whole.jsonl")).unwrap();
-    for how in ["INT", "KILL"] {
-        let args = [
-            "verify",
-            "-q",
-            "-j",
-            "1",
-            "--isomorphs",
-            "big.txt",
-            "-o",
-            "v.jsonl",
-        ];
-        interrupt_then_resume(&dir, &args, "v.jsonl", how, 1_000_000);
-        let got = std::fs::read_to_string(dir.file("v.jsonl")).unwrap();
-        assert!(got == want, "{how}: the findings differ");
-    }
+    crate::trust::verify_resumes_to_the_findings_of_an_uninterrupted_run("jsonl");
 }
 
 #[cfg(feature = "parquet")]

@@ -446,11 +446,19 @@ fn resume_drops_a_torn_tail() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_verify_resumes_to_the_findings_of_an_uninterrupted_run() {
+    verify_resumes_to_the_findings_of_an_uninterrupted_run("csv");
+}
+
+/// `verify --isomorphs -o v.EXT`, interrupted (SIGINT) or killed, then resumed, writes
+/// what one uninterrupted run writes.
+#[cfg(unix)]
+pub(crate) fn verify_resumes_to_the_findings_of_an_uninterrupted_run(ext: &str) {
     let dir = Workdir::new();
     big_input(&dir, "big.txt", 150);
-    let args = ["verify", "-q", "--isomorphs", "big.txt", "-o", "whole.csv"];
+    let (whole, out) = (format!("whole.{ext}"), format!("v.{ext}"));
+    let args = ["verify", "-q", "--isomorphs", "big.txt", "-o", &whole];
     assert_exit(&dir.run(&args), 1);
-    let want = std::fs::read_to_string(dir.file("whole.csv")).unwrap();
+    let want = std::fs::read_to_string(dir.file(&whole)).unwrap();
     for how in ["INT", "KILL"] {
         let args = [
             "verify",
@@ -460,10 +468,10 @@ fn an_interrupted_verify_resumes_to_the_findings_of_an_uninterrupted_run() {
             "--isomorphs",
             "big.txt",
             "-o",
-            "v.csv",
+            &out,
         ];
-        interrupt_then_resume(&dir, &args, "v.csv", how, 1_000_000);
-        let got = std::fs::read_to_string(dir.file("v.csv")).unwrap();
+        interrupt_then_resume(&dir, &args, &out, how, 1_000_000);
+        let got = std::fs::read_to_string(dir.file(&out)).unwrap();
         assert!(got == want, "{how}: the findings differ");
     }
 }

@@ -176,8 +176,8 @@ struct Parser {
     /// Brackets opened beyond [`MAX_DEPTH`], still open.
     excess: usize,
     ready: VecDeque<Board>,
-    /// The current line's text outside any list (its first [`STRAY_KEPT`] bytes) and
-    /// the cell characters in it.
+    /// The current line's text outside any list (its first [`STRAY_KEPT`] bytes from
+    /// the first non-blank one) and the cell characters in it.
     outside: Vec<u8>,
     outside_cells: usize,
 }
@@ -256,7 +256,10 @@ impl Parser {
             // Outside any list, text (`Input: board =`) is not ours to read; but it is
             // watched, in case it is data (see `end_line`).
             _ if self.stack.is_empty() => {
-                if self.outside.len() < STRAY_KEPT && byte != b'\r' {
+                // Kept from the first non-blank byte: a line that opens with a long
+                // run of blanks still shows its data in the record.
+                let leading_blank = self.outside.is_empty() && byte.is_ascii_whitespace();
+                if self.outside.len() < STRAY_KEPT && byte != b'\r' && !leading_blank {
                     self.outside.push(byte);
                 }
                 if byte.is_ascii_digit() || byte == b'.' {

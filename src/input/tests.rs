@@ -909,6 +909,24 @@ fn board_data_outside_any_list_is_an_invalid_record() {
     assert_eq!(got[1].cells, POJ);
 }
 
+/// Fuzzing found it: a stray line whose first kept bytes were all blanks (form feeds)
+/// became a record with no text at all.
+#[test]
+fn stray_board_data_after_a_long_run_of_blanks_keeps_its_text() {
+    for blank in [" ", "\t", "\x0c"] {
+        let text = format!("{}{POJ}\n{}", blank.repeat(5000), board(POJ));
+        let (_, got) = read_with(text.as_bytes(), &forced(InputFormat::Board)).unwrap();
+        assert_eq!(got.len(), 2, "{blank:?}");
+        assert_eq!(got[0].line, 1);
+        assert_eq!(
+            got[0].error.as_deref(),
+            Some("text outside a board literal")
+        );
+        assert_eq!(got[0].cells, POJ, "{blank:?}");
+        assert_eq!(got[1], rec(2, POJ));
+    }
+}
+
 #[test]
 fn a_huge_board_literal_is_one_invalid_record_of_bounded_size() {
     let row = format!("[{}],", ["\"1\""; 9].join(","));

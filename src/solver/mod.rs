@@ -413,6 +413,20 @@ enum Phase {
     Done,
 }
 
+/// Push a copy of `state` (see [`state::copy_state`]: `Vec::push` of a value this size
+/// calls `memmove`).
+#[inline(always)]
+fn push_copy(stack: &mut Vec<State>, state: &State) {
+    stack.reserve(1);
+    let len = stack.len();
+    // SAFETY: `reserve` made room for an element at `len`, which `copy_state` writes
+    // whole before the length covers it; `state` is not in the stack's spare room.
+    unsafe {
+        state::copy_state(state, stack.as_mut_ptr().add(len));
+        stack.set_len(len + 1);
+    }
+}
+
 impl Search {
     #[inline(always)]
     fn start(grid: &Grid, mut stack: Vec<State>, heavy_from: u32) -> Search {
@@ -555,7 +569,7 @@ impl Search {
         if self.cur.is_heavy() {
             if let Some((digit, first, second)) = self.cur.choose_placement(skip) {
                 self.guesses += 1;
-                self.stack.push(self.cur);
+                push_copy(&mut self.stack, &self.cur);
                 self.stack
                     .last_mut()
                     .expect("just pushed")
@@ -569,7 +583,7 @@ impl Search {
         self.guesses += 1;
         // The other branch is saved by copying the position once, straight onto the
         // stack, and editing it there.
-        self.stack.push(self.cur);
+        push_copy(&mut self.stack, &self.cur);
         let other = self.stack.last_mut().expect("just pushed");
         if branch.digits.count_ones() == 2 {
             // The other branch of a two-way choice is the other digit: placing it now
@@ -591,13 +605,16 @@ impl Search {
     /// Take the latest saved branch (to be settled); `false` when none is left.
     #[inline(always)]
     fn resume(&mut self) -> bool {
-        match self.stack.pop() {
-            Some(saved) => {
-                self.cur = saved;
-                true
-            }
-            None => false,
+        let Some(top) = self.stack.len().checked_sub(1) else {
+            return false;
+        };
+        // SAFETY: `top` is the index of the last element, which is initialised; the
+        // length drops first (a `State` needs no drop), and `cur` is not on the stack.
+        unsafe {
+            self.stack.set_len(top);
+            state::copy_state(self.stack.as_ptr().add(top), &mut self.cur);
         }
+        true
     }
 }
 

@@ -125,9 +125,17 @@ fn cells_by_digit(cells: &[u8; CELLS]) -> [u128; 9] {
     by_digit
 }
 
-/// Candidate state; `Copy`, so that a branch is one memcpy.
+/// Candidate state; `Copy`, so that a branch is one copy (see [`copy_state`]).
+///
+/// `repr(C)` with the fields in this order leaves no padding: every byte is
+/// initialised, which [`copy_state`] relies on.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct State {
+    /// Per digit, as last examined (kept up only in heavy mode): its segments in band
+    /// `b` (bit `row * 3 + box`) at bits `9b..9b + 9`, its columns in band `b` at bits
+    /// `32 + 9b..32 + 9b + 9`.
+    units: [u64; 9],
     cand: [u32; 27],
     /// Each slot's word as last examined; a slot is examined again when it differs.
     seen: [u32; 27],
@@ -137,12 +145,46 @@ pub(crate) struct State {
     claim_digits: u32,
     /// Open cells with exactly two candidates, as of the last naked-single pass.
     pairs: [u32; 3],
-    /// Per digit, as last examined (kept up only in heavy mode): its segments in band
-    /// `b` (bit `row * 3 + box`) at bits `9b..9b + 9`, its columns in band `b` at bits
-    /// `32 + 9b..32 + 9b + 9`.
-    units: [u64; 9],
     /// Heavy mode (see [`State::enter_heavy`]).
     heavy: bool,
+    /// Always zero: makes the size a multiple of 16 without padding.
+    spare: [u8; 3],
+}
+
+// No padding, and a whole number of 16-byte words (see `copy_state`).
+const _: () = {
+    let fields = 9 * 8 + 27 * 4 * 2 + 3 * 4 + 4 + 3 * 4 + 1 + 3;
+    assert!(std::mem::size_of::<State>() == fields);
+    assert!(fields % 16 == 0);
+};
+
+/// Copy the state at `src` to `dst`, as 16-byte moves written out on x86-64: a plain
+/// copy of a value this size compiles to a call to `memmove`, which on the branch and
+/// backtrack paths cost more than the copy itself.
+///
+/// # Safety
+///
+/// `src` must point to a valid `State` and `dst` to memory valid for writing one; the
+/// two must not overlap. Neither needs more alignment than `State` has.
+#[inline(always)]
+pub(crate) unsafe fn copy_state(src: *const State, dst: *mut State) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_storeu_si128};
+        const WORDS: usize = std::mem::size_of::<State>() / 16;
+        let (from, to) = (src.cast::<__m128i>(), dst.cast::<__m128i>());
+        for i in 0..WORDS {
+            // SAFETY: SSE2 is part of x86-64; word `i` lies inside both states (the
+            // size is a multiple of 16, checked above), unaligned moves need no
+            // alignment, and every byte of a `State` is initialised (no padding).
+            unsafe { _mm_storeu_si128(to.add(i), _mm_loadu_si128(from.add(i))) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller's contract.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, 1)
+    };
 }
 
 /// A found contradiction: this position has no solution.
@@ -181,6 +223,7 @@ impl State {
             pairs: [0; 3],
             units: [0; 9],
             heavy: false,
+            spare: [0; 3],
         };
         for digit in 0..9 {
             let k = slot(digit, 0);

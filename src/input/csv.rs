@@ -239,7 +239,14 @@ struct LineIndex<R> {
     ended: bool,
     /// The last byte read was a line end (or nothing was read).
     at_line_start: bool,
+    /// Bytes of a UTF-8 BOM matched at the very start so far, until `bom_done`. `csv`
+    /// drops a BOM there (one more than the stream drops), so those bytes are not
+    /// part of the first line: a line holding only them is blank to `csv`.
+    bom_matched: u8,
+    bom_done: bool,
 }
+
+const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 
 /// A CSV record that runs over [`MAX_RECORD`] bytes: a quote never closed reads the
 /// rest of the file into one field.
@@ -275,6 +282,8 @@ impl<R> LineIndex<R> {
             content_start: 0,
             ended: false,
             at_line_start: true,
+            bom_matched: 0,
+            bom_done: false,
         }
     }
 
@@ -367,7 +376,22 @@ impl<R: Read> Read for LineIndex<R> {
         let data = &buf[..n];
         self.at_line_start = data[n - 1] == b'\n';
         let mut from = 0;
-        for newline in memchr::memchr_iter(b'\n', data) {
+        if !self.bom_done {
+            // Reads may end inside the BOM: match it a byte at a time.
+            while from < n && self.bom_matched < 3 && data[from] == BOM[self.bom_matched as usize] {
+                self.bom_matched += 1;
+                from += 1;
+            }
+            if self.bom_matched == 3 {
+                self.bom_done = true;
+            } else if from < n {
+                // Not a BOM after all: the bytes matched are the line's own.
+                self.bom_done = true;
+                self.extend(&BOM[..self.bom_matched as usize]);
+            }
+        }
+        let past_bom = from;
+        for newline in memchr::memchr_iter(b'\n', &data[past_bom..]).map(|i| i + past_bom) {
             self.extend(&data[from..newline]);
             let skipped = self.current_skipped();
             let start = self.current_start;

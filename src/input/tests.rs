@@ -909,6 +909,34 @@ fn board_data_outside_any_list_is_an_invalid_record() {
     assert_eq!(got[1].cells, POJ);
 }
 
+/// Fuzzing found it: after the BOM the stream drops, `csv` drops a second one; a first
+/// line holding only that BOM is blank to it, and the header's line (named by errors)
+/// is the one after, whatever the read sizes.
+#[test]
+fn a_csv_header_after_a_line_of_only_a_bom_is_named_at_its_own_line() {
+    let opts = forced(InputFormat::Csv);
+    let text = "\u{feff}\u{feff}\n\n\u{feff}\u{feff}id\n1\n";
+    let whole = format!(
+        "{:#}",
+        read_with(text.as_bytes(), &opts).expect_err("no puzzle column")
+    );
+    assert!(whole.contains(":3: no puzzle column"), "{whole}");
+    // Reads that end inside the BOM.
+    let source = ByteByByte(std::io::Cursor::new(text.as_bytes().to_vec()));
+    let by_byte = format!(
+        "{:#}",
+        open_reader(source, "pipe", &opts).err().expect("refused")
+    );
+    assert!(by_byte.contains("pipe:3: no puzzle column"), "{by_byte}");
+    // A first line that only starts like a BOM is a line of its own.
+    let text = "\u{feff}\u{fe}\npuzzle\n";
+    let err = format!(
+        "{:#}",
+        read_with(text.as_bytes(), &opts).expect_err("no column")
+    );
+    assert!(err.contains(":1: no puzzle column"), "{err}");
+}
+
 /// Fuzzing found it: a stray line whose first kept bytes were all blanks (form feeds)
 /// became a record with no text at all.
 #[test]

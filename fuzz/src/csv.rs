@@ -160,6 +160,17 @@ fn too_long_line(row: &Row, msg: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `msg` is the reader's "record too long" error. Judged by the reason that
+/// follows `name:line: `, not by a substring: other errors quote header names, which
+/// may hold any text, that one included (found by the detect target).
+fn runs_over(msg: &str) -> bool {
+    named_line(msg).is_some_and(|_| {
+        msg.split_once(": ").is_some_and(|(_, reason)| {
+            reason.starts_with("broken CSV: the record starting here runs over")
+        })
+    })
+}
+
 fn lossy(f: &[u8]) -> String {
     String::from_utf8_lossy(f).into_owned()
 }
@@ -177,7 +188,7 @@ pub fn check(
     let header: Vec<String> = rows
         .first()
         .map_or_else(Vec::new, |r| r.fields.iter().map(|f| lossy(f)).collect());
-    if let Some(msg) = refused.filter(|m| m.contains("the record starting here runs over")) {
+    if let Some(msg) = refused.filter(|m| runs_over(m)) {
         // The header itself never ends (a quote left open): refused at its line, when
         // it runs over MAX_RECORD bytes.
         let first = rows.first().ok_or("no header, yet one too long")?;
@@ -248,7 +259,7 @@ pub fn check(
         });
     }
     let lines = |r: &[Rec]| r.iter().map(|r| r.line).collect::<Vec<_>>();
-    if let Some(msg) = error.filter(|m| m.contains("the record starting here runs over")) {
+    if let Some(msg) = error.filter(|m| runs_over(m)) {
         // The reader gives up on a record once it has read `MAX_RECORD` and its read-
         // ahead past the record's start (blank and comment lines before it skipped): a
         // quote never closed. It may do so only for a record longer than `MAX_RECORD`.
@@ -299,6 +310,18 @@ mod tests {
             .into_iter()
             .map(|r| (r.line, r.fields.iter().map(|f| lossy(f)).collect()))
             .collect()
+    }
+
+    #[test]
+    fn only_the_reason_marks_a_record_too_long() {
+        assert!(runs_over(
+            "fuzz:3: broken CSV: the record starting here runs over 65536 bytes"
+        ));
+        // A header name quoted in another error is not that error.
+        assert!(!runs_over(
+            "fuzz:1: no puzzle column: expected one named puzzle; columns: the record starting here runs over"
+        ));
+        assert!(!runs_over("broken CSV: the record starting here runs over"));
     }
 
     #[test]

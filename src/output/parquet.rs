@@ -208,9 +208,8 @@ fn grid_text<'b>(grid: &Grid, buf: &'b mut [u8; CELLS]) -> &'b str {
     std::str::from_utf8(buf).expect("a grid line is ASCII")
 }
 
-/// Writes `solve` rows as Parquet: [`solve_schema`].
-pub struct SolveParquet {
-    table: Table,
+/// The columns of `solve`'s rows being gathered, each with room for a batch.
+struct SolveColumns {
     file: StringBuilder,
     line: UInt64Builder,
     puzzle: StringBuilder,
@@ -220,22 +219,12 @@ pub struct SolveParquet {
     solution: StringBuilder,
     error: StringBuilder,
     kept: Vec<StringBuilder>,
-    rows: usize,
 }
 
-impl SolveParquet {
-    /// A writer over `out`, with `keep` columns after the fixed ones (their names must
-    /// differ from the fixed ones and each other: see [`super::solve_sink`]) and row
-    /// groups of `row_group_rows` rows.
-    pub fn new<W: Write + Send + 'static>(
-        out: W,
-        keep: &[String],
-        row_group_rows: usize,
-    ) -> io::Result<SolveParquet> {
-        let distinct = ["line", "puzzle", "time_ns", "solution"];
-        let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
-        let n = table.batch_rows;
-        Ok(SolveParquet {
+impl SolveColumns {
+    /// Room for `n` rows and `kept` kept columns.
+    fn new(n: usize, kept: usize) -> SolveColumns {
+        SolveColumns {
             file: strings(n, 16),
             line: UInt64Builder::with_capacity(n),
             puzzle: strings(n, CELLS),
@@ -243,46 +232,12 @@ impl SolveParquet {
             counts: std::array::from_fn(|_| UInt64Builder::with_capacity(n)),
             solution: strings(n, CELLS),
             error: strings(n, 0),
-            kept: keep.iter().map(|_| strings(n, 8)).collect(),
-            rows: 0,
-            table,
-        })
+            kept: (0..kept).map(|_| strings(n, 8)).collect(),
+        }
     }
 
-    /// The fields after the puzzle, the same for both kinds of row; then the batch
-    /// goes to the writer if it is full.
-    fn rest(
-        &mut self,
-        status: Status,
-        counts: [u64; 4],
-        solution: Option<&str>,
-        error: &str,
-        kept: Kept<'_>,
-    ) -> io::Result<()> {
-        self.status.append_value(status.as_str());
-        for (builder, n) in self.counts.iter_mut().zip(counts) {
-            builder.append_value(n);
-        }
-        self.solution
-            .append_option(solution.filter(|s| !s.is_empty()));
-        self.error
-            .append_option(Some(error).filter(|s| !s.is_empty()));
-        for (builder, value) in self.kept.iter_mut().zip(kept.iter()) {
-            builder.append_value(value);
-        }
-        self.rows += 1;
-        if self.rows == self.table.batch_rows {
-            self.write_batch()?;
-        }
-        Ok(())
-    }
-
-    /// Hand the rows gathered to the writer.
-    fn write_batch(&mut self) -> io::Result<()> {
-        if self.rows == 0 {
-            return Ok(());
-        }
-        self.rows = 0;
+    /// The arrays, in schema order.
+    fn finish(mut self) -> Vec<ArrayRef> {
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
             Arc::new(self.line.finish()),
@@ -301,24 +256,95 @@ impl SolveParquet {
                 .iter_mut()
                 .map(|b| Arc::new(b.finish()) as ArrayRef),
         );
-        self.table.write(columns)
+        columns
+    }
+}
+
+/// Writes `solve` rows as Parquet: [`solve_schema`].
+pub struct SolveParquet {
+    table: Table,
+    /// Made afresh for every batch: a builder that is finished keeps none of its
+    /// room, and growing it again row by row (copies, page faults) cost more than
+    /// the rows' own values.
+    columns: SolveColumns,
+    kept: usize,
+    rows: usize,
+}
+
+impl SolveParquet {
+    /// A writer over `out`, with `keep` columns after the fixed ones (their names must
+    /// differ from the fixed ones and each other: see [`super::solve_sink`]) and row
+    /// groups of `row_group_rows` rows.
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        keep: &[String],
+        row_group_rows: usize,
+    ) -> io::Result<SolveParquet> {
+        let distinct = ["line", "puzzle", "time_ns", "solution"];
+        let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
+        Ok(SolveParquet {
+            columns: SolveColumns::new(table.batch_rows, keep.len()),
+            kept: keep.len(),
+            rows: 0,
+            table,
+        })
+    }
+
+    /// The fields after the puzzle, the same for both kinds of row; then the batch
+    /// goes to the writer if it is full.
+    fn rest(
+        &mut self,
+        status: Status,
+        counts: [u64; 4],
+        solution: Option<&str>,
+        error: &str,
+        kept: Kept<'_>,
+    ) -> io::Result<()> {
+        let c = &mut self.columns;
+        c.status.append_value(status.as_str());
+        for (builder, n) in c.counts.iter_mut().zip(counts) {
+            builder.append_value(n);
+        }
+        c.solution.append_option(solution.filter(|s| !s.is_empty()));
+        c.error.append_option(Some(error).filter(|s| !s.is_empty()));
+        for (builder, value) in c.kept.iter_mut().zip(kept.iter()) {
+            builder.append_value(value);
+        }
+        self.rows += 1;
+        if self.rows == self.table.batch_rows {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Hand the rows gathered to the writer.
+    fn write_batch(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        self.rows = 0;
+        let fresh = SolveColumns::new(self.table.batch_rows, self.kept);
+        let full = std::mem::replace(&mut self.columns, fresh);
+        self.table.write(full.finish())
     }
 }
 
 impl SolveSink for SolveParquet {
     fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()> {
-        self.file.append_value(&row.file);
-        self.line.append_value(row.line);
-        self.puzzle.append_value(&row.puzzle);
+        let c = &mut self.columns;
+        c.file.append_value(&row.file);
+        c.line.append_value(row.line);
+        c.puzzle.append_value(&row.puzzle);
         let counts = [row.solutions, row.clues, row.guesses, row.time_ns];
         self.rest(row.status, counts, Some(&row.solution), &row.error, kept)
     }
 
     fn write_solved(&mut self, row: &SolvedRow<'_>, kept: Kept<'_>) -> io::Result<()> {
         let mut buf = [0u8; CELLS];
-        self.file.append_value(row.file);
-        self.line.append_value(row.line);
-        self.puzzle.append_value(grid_text(row.puzzle, &mut buf));
+        let c = &mut self.columns;
+        c.file.append_value(row.file);
+        c.line.append_value(row.line);
+        c.puzzle.append_value(grid_text(row.puzzle, &mut buf));
         let counts = [
             row.solutions,
             row.puzzle.clues() as u64,

@@ -383,6 +383,7 @@ pub(crate) struct State {
 impl State {
     /// The position of `grid`'s givens, not yet propagated; `None` when two givens
     /// share a row or box of one band (the rest is found by propagation).
+    #[inline(always)]
     fn start(grid: &Grid) -> Option<State> {
         let mut s = State {
             cand: [BAND; 27],
@@ -432,6 +433,7 @@ impl State {
         digits
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
@@ -970,6 +972,35 @@ impl Engine {
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::solver::fast_bits() {
+            // SAFETY: the CPU has the features `search_fast` is compiled for.
+            return unsafe { self.search_fast(grid, limit, found) };
+        }
+        self.search_any(grid, limit, found)
+    }
+
+    /// [`Engine::search_any`] compiled with POPCNT, BMI1/2 and LZCNT (as the classic
+    /// engine's searches are): counting candidates and finding the lowest set bit are
+    /// single instructions there, and the whole search inlines into this function.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have those features (`crate::solver::fast_bits`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn search_fast(
+        &mut self,
+        grid: &Grid,
+        limit: u64,
+        found: &mut dyn FnMut(Grid),
+    ) -> (u64, u64) {
+        self.search_any(grid, limit, found)
+    }
+
+    /// The search, for the rule kinds of this engine's tables.
+    #[inline(always)]
+    fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
         match (k.houses, k.peers, k.nc) {

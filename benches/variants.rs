@@ -361,7 +361,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and
     // clock_gettime writes nothing else.
     let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (status == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+    (status == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 #[cfg(not(unix))]

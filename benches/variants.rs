@@ -348,25 +348,49 @@ impl Seed {
 
 // ---------------------------------------------------------------------------------
 
-/// Seconds of CPU time this thread has run, where Linux tells (the first field of
-/// `/proc/thread-self/schedstat`, in nanoseconds).
+/// Seconds of CPU time this thread has run, where the system tells it
+/// (`CLOCK_THREAD_CPUTIME_ID`). Not `/proc/thread-self/schedstat`: on some kernels (the
+/// bench machine's among them) its figure only moves at scheduler ticks, 4 ms apart,
+/// which is the whole time of one pass over the x puzzles.
+#[cfg(unix)]
 fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns * 1e-9)
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and
+    // clock_gettime writes nothing else.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (status == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
+
+#[cfg(not(unix))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The least time a rate is measured over: `run` is repeated until it has taken this
+/// long, so that a fast pass is not timed alone against the clock's resolution.
+const MIN_SECS: f64 = 0.05;
 
 /// Puzzles per second of `run` over `n` puzzles: per second of the thread's CPU time
 /// where the system tells it (so that other work on a shared machine, which takes the
-/// core away now and then, does not count against the run), else of wall time.
-fn rate(n: usize, run: impl FnOnce()) -> f64 {
+/// core away now and then, does not count against the run), else of wall time. `run`
+/// goes as many times as it takes to fill [`MIN_SECS`].
+fn rate(n: usize, mut run: impl FnMut()) -> f64 {
     let (start, cpu) = (Instant::now(), thread_cpu_seconds());
-    run();
-    let secs = match (cpu, thread_cpu_seconds()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => start.elapsed().as_secs_f64(),
-    };
-    n as f64 / secs
+    let mut passes = 0;
+    loop {
+        run();
+        passes += 1;
+        let secs = match (cpu, thread_cpu_seconds()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => start.elapsed().as_secs_f64(),
+        };
+        if secs >= MIN_SECS {
+            return (n * passes) as f64 / secs;
+        }
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

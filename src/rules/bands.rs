@@ -238,6 +238,22 @@ static ROW_BOX: [u32; 27] = {
     t
 };
 
+/// Per slot: its band, and the same digit's slots in the other two bands.
+static SLOT_BANDS: [(u8, u8, u8); 27] = {
+    let mut t = [(0u8, 0u8, 0u8); 27];
+    let mut k = 0;
+    while k < 27 {
+        let base = k - k % 3;
+        t[k] = (
+            (k % 3) as u8,
+            (base + (k + 1) % 3) as u8,
+            (base + (k + 2) % 3) as u8,
+        );
+        k += 1;
+    }
+    t
+};
+
 /// The segment map of a band word: bit `row * 3 + box` when the row has a candidate in
 /// the box.
 #[inline(always)]
@@ -383,6 +399,7 @@ pub(crate) struct State {
 impl State {
     /// The position of `grid`'s givens, not yet propagated; `None` when two givens
     /// share a row or box of one band (the rest is found by propagation).
+    #[inline(always)]
     fn start(grid: &Grid) -> Option<State> {
         let mut s = State {
             cand: [BAND; 27],
@@ -432,6 +449,7 @@ impl State {
         digits
     }
 
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
@@ -450,29 +468,27 @@ impl State {
     }
 
     /// Settle one slot: row/box matching, the column claims on the other bands, and
-    /// the cells it places leave the other digits.
+    /// the cells it newly places leave the other digits.
     #[inline(always)]
-    fn settle<const K: usize>(&mut self) -> Result<(), Dead> {
-        let k = K;
+    fn settle(&mut self, k: usize) -> Result<(), Dead> {
         let a = self.cand[k];
         let map = segment_map(a);
         let a = a & KEEP_CELLS[map];
         if a == 0 {
             return Err(Dead);
         }
-        self.cand[k] = a;
         self.seen[k] = a;
         let cols = fold(a) as usize;
         let keep = OTHER_BANDS_KEEP[cols];
-        let base = k - k % 3;
-        let band = k % 3;
+        let (band, b1, b2) = SLOT_BANDS[k];
+        let band = usize::from(band);
         // The same digit's other two bands.
-        self.cand[base + (band + 1) % 3] &= keep;
-        self.cand[base + (band + 2) % 3] &= keep;
+        self.cand[usize::from(b1)] &= keep;
+        self.cand[usize::from(b2)] &= keep;
         let placed = SEGMENT_CELLS[usize::from(FORCED[map] & ONE_COLUMN_SEGMENTS[cols])] & a;
-        self.unsolved[band] &= !placed;
         // Placed cells leave the other digits: nine masked stores (the slot's own
         // restored) cost less than a branch on whether anything is newly placed.
+        self.unsolved[band] &= !placed;
         for d in 0..9 {
             self.cand[d * 3 + band] &= !placed;
         }
@@ -480,26 +496,36 @@ impl State {
         Ok(())
     }
 
+    /// The slots (bit `k`) whose word differs from the one last settled.
+    #[inline(always)]
+    fn changed(&self) -> u32 {
+        let mut changed = 0;
+        for k in 0..27 {
+            // SAFETY: both pointers come from references to live arrays, `k` is in
+            // bounds, and `u32` has no invalid values.
+            let (now, then) = unsafe {
+                (
+                    std::ptr::read_volatile(self.cand.as_ptr().add(k)),
+                    std::ptr::read_volatile(self.seen.as_ptr().add(k)),
+                )
+            };
+            changed |= u32::from(now != then) << k;
+        }
+        changed
+    }
+
     /// Settle every changed slot until none changes.
     #[inline(always)]
     fn settle_all(&mut self) -> Result<(), Dead> {
-        // Unrolled with constant slot numbers, so that every index is known at compile
-        // time.
-        macro_rules! each_slot {
-            ($changed:ident: $($k:literal)*) => {
-                $(
-                    if self.cand[$k] != self.seen[$k] {
-                        $changed = true;
-                        self.settle::<$k>()?;
-                    }
-                )*
-            };
-        }
         loop {
-            let mut changed = false;
-            each_slot!(changed: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !changed {
+            let mut changed = self.changed();
+            if changed == 0 {
                 return Ok(());
+            }
+            while changed != 0 {
+                let k = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                self.settle(k)?;
             }
         }
     }
@@ -836,7 +862,7 @@ impl State {
     /// alone, hence only under diagonals; preferring cells with extra peers cuts them
     /// on x and windoku and changes nothing where every cell has extra peers.
     #[inline(always)]
-    fn branch(&self, t: &Tables) -> (usize, usize, usize) {
+    fn branch(&self, t: &Tables) -> Branch {
         if t.kinds.diagonals {
             for d in 0..9 {
                 let k = d * 3;
@@ -863,13 +889,35 @@ impl State {
                         } else {
                             2
                         };
-                        return (b, open[b].trailing_zeros() as usize, d);
+                        let rest = clear_lowest(open[b]);
+                        let b2 = if rest != 0 {
+                            b
+                        } else if b < 2 && open[b + 1] != 0 {
+                            b + 1
+                        } else {
+                            2
+                        };
+                        let i2 = if rest != 0 { rest } else { open[b2] };
+                        return Branch {
+                            band: b,
+                            cell: open[b].trailing_zeros() as usize,
+                            digit: d,
+                            other: Some((k + b2, i2.trailing_zeros() as usize)),
+                        };
                     }
                 }
             }
         }
         let (b, i) = self.branch_cell(t);
-        (b, i, self.digits_at(b, i).trailing_zeros() as usize)
+        let digits = self.digits_at(b, i);
+        let d = digits.trailing_zeros() as usize;
+        let rest = clear_lowest(digits);
+        Branch {
+            band: b,
+            cell: i,
+            digit: d,
+            other: (clear_lowest(rest) == 0).then(|| (rest.trailing_zeros() as usize * 3 + b, i)),
+        }
     }
 
     /// The cell to branch on (see [`State::branch`]).
@@ -902,6 +950,15 @@ impl State {
     }
 }
 
+/// A guess: `digit` in cell `cell` of band `band` first; the other side is `other`
+/// (slot, cell) placed when the choice is two-way, else "not that digit there".
+struct Branch {
+    band: usize,
+    cell: usize,
+    digit: usize,
+    other: Option<(usize, usize)>,
+}
+
 /// The search: depth first, the other branch of each guess on `stack`. Returns
 /// (solutions found up to `limit`, guesses made).
 #[inline(always)]
@@ -927,9 +984,19 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
                     break;
                 }
             } else {
-                let (b, i, d) = cur.branch(t);
+                let Branch {
+                    band: b,
+                    cell: i,
+                    digit: d,
+                    other: second,
+                } = cur.branch(t);
                 let mut other = cur;
-                other.cand[d * 3 + b] &= !(1 << i);
+                match second {
+                    // The other side of a two-way choice placed at once: it spares a
+                    // round of propagation when the search comes back to it.
+                    Some((k, j)) => other.assign(k, j),
+                    None => other.cand[d * 3 + b] &= !(1 << i),
+                }
                 stack.push(other);
                 cur.assign(d * 3 + b, i);
                 guesses += 1;
@@ -970,6 +1037,35 @@ impl Engine {
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::solver::fast_bits() {
+            // SAFETY: the CPU has the features `search_fast` is compiled for.
+            return unsafe { self.search_fast(grid, limit, found) };
+        }
+        self.search_any(grid, limit, found)
+    }
+
+    /// [`Engine::search_any`] compiled with POPCNT, BMI1/2 and LZCNT (as the classic
+    /// engine's searches are): counting candidates and finding the lowest set bit are
+    /// single instructions there, and the whole search inlines into this function.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have those features (`crate::solver::fast_bits`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn search_fast(
+        &mut self,
+        grid: &Grid,
+        limit: u64,
+        found: &mut dyn FnMut(Grid),
+    ) -> (u64, u64) {
+        self.search_any(grid, limit, found)
+    }
+
+    /// The search, for the rule kinds of this engine's tables.
+    #[inline(always)]
+    fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
         match (k.houses, k.peers, k.nc) {

@@ -82,7 +82,7 @@ const NO_BAND: usize = 3;
 /// check per search instead of one per node.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn fast_bits() -> bool {
+pub(crate) fn fast_bits() -> bool {
     std::arch::is_x86_feature_detected!("popcnt")
         && std::arch::is_x86_feature_detected!("bmi1")
         && std::arch::is_x86_feature_detected!("bmi2")

@@ -269,7 +269,6 @@ pub struct SolveParquet {
     /// room, and growing it again row by row (copies, page faults) cost more than
     /// the rows' own values.
     columns: SolveColumns,
-    kept: usize,
     rows: usize,
 }
 
@@ -300,7 +299,6 @@ impl SolveParquet {
         let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
         Ok(SolveParquet {
             columns: SolveColumns::new(table.batch_rows, keep.len()),
-            kept: keep.len(),
             rows: 0,
             table,
         })
@@ -339,7 +337,7 @@ impl SolveParquet {
             return Ok(());
         }
         self.rows = 0;
-        let fresh = SolveColumns::new(self.table.batch_rows, self.kept);
+        let fresh = SolveColumns::new(self.table.batch_rows, self.columns.kept.len());
         let full = std::mem::replace(&mut self.columns, fresh);
         self.table.write(full.finish())
     }

@@ -15,8 +15,10 @@
 //! - A column that only one band can supply makes that band's box use it
 //!   ([`OWN_COLUMN_KEEP`]): hidden singles in columns come out of this.
 //!
-//! The idea is the classic engine's (`crate::solver`); the code and tables here are
-//! written for this module, and extended with what the variant rules add:
+//! The idea is the classic engine's (`crate::solver`), and so is the slot layout, with
+//! its table of each slot's bands and its changed-slot scan, which are shared; the rest
+//! of the code and tables is written for this module, and extended with what the
+//! variant rules add:
 //!
 //! - *Extra peers* (diagonal and window mates, knight and king neighbours): each placed
 //!   cell takes its digit from them once (`xdone` remembers which cells did);
@@ -25,9 +27,10 @@
 //!   neighbours.
 //! - *Extra houses* (diagonals, windows): hidden singles, empty houses, locked
 //!   candidates (a cell that sees both places left for a digit in the house loses it;
-//!   in a window, also all three places when three are left), and pointing into them (a row, column or box whose places of a digit all lie in
-//!   an extra house takes the digit from the rest of that house), scanned only for
-//!   digits whose words changed since their last scan.
+//!   in a window, also all three places when three are left), and pointing into them
+//!   (a row, column or box whose places of a digit all lie in an extra house takes the
+//!   digit from the rest of that house), scanned only for digits whose words changed
+//!   since their last scan.
 //! - Under knight or king rules, locked candidates through the extra peers for rows,
 //!   columns and boxes: a cell that sees both places left for a digit in a row, column
 //!   or box (one of them by a knight's or king's move) loses the digit.
@@ -43,6 +46,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::grid::{Grid, CELLS};
+use crate::solver::{changed_slots, SLOT_BANDS};
 
 use super::table::{HouseKind, Variant};
 use super::Rule;
@@ -234,22 +238,6 @@ static ROW_BOX: [u32; 27] = {
         let (r, j) = (i / 9, (i % 9) / 3);
         t[i] = 0x1FF << (9 * r) | spread(7 << (3 * j));
         i += 1;
-    }
-    t
-};
-
-/// Per slot: its band, and the same digit's slots in the other two bands.
-static SLOT_BANDS: [(u8, u8, u8); 27] = {
-    let mut t = [(0u8, 0u8, 0u8); 27];
-    let mut k = 0;
-    while k < 27 {
-        let base = k - k % 3;
-        t[k] = (
-            (k % 3) as u8,
-            (base + (k + 1) % 3) as u8,
-            (base + (k + 2) % 3) as u8,
-        );
-        k += 1;
     }
     t
 };
@@ -506,29 +494,11 @@ impl State {
         Ok(())
     }
 
-    /// The slots (bit `k`) whose word differs from the one last settled.
-    #[inline(always)]
-    fn changed(&self) -> u32 {
-        let mut changed = 0;
-        for k in 0..27 {
-            // SAFETY: both pointers come from references to live arrays, `k` is in
-            // bounds, and `u32` has no invalid values.
-            let (now, then) = unsafe {
-                (
-                    std::ptr::read_volatile(self.cand.as_ptr().add(k)),
-                    std::ptr::read_volatile(self.seen.as_ptr().add(k)),
-                )
-            };
-            changed |= u32::from(now != then) << k;
-        }
-        changed
-    }
-
     /// Settle every changed slot until none changes.
     #[inline(always)]
     fn settle_all(&mut self) -> Result<(), Dead> {
         loop {
-            let mut changed = self.changed();
+            let mut changed = changed_slots(&self.cand, &self.seen);
             if changed == 0 {
                 return Ok(());
             }

@@ -34,6 +34,10 @@ mod state;
 mod tables;
 mod tail;
 
+// Shared with the box-band engine for variant rules (`crate::rules::bands`), which
+// lays its slots out the same way.
+pub(crate) use state::{changed_slots, SLOT_BANDS};
+
 use crate::grid::Grid;
 use state::{Dead, State};
 

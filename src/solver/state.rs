@@ -37,7 +37,7 @@ fn slot(digit: usize, band: usize) -> usize {
 }
 
 /// Per slot: its band, and the same digit's slots in the other two bands.
-static SLOT_BANDS: [(u8, u8, u8); 27] = {
+pub(crate) static SLOT_BANDS: [(u8, u8, u8); 27] = {
     let mut t = [(0u8, 0u8, 0u8); 27];
     let mut k = 0;
     while k < 27 {
@@ -61,7 +61,7 @@ static SLOT_BANDS: [(u8, u8, u8); 27] = {
 /// over fresh narrow stores cannot take its data from the store buffer and waits for
 /// them to reach the cache, which cost more than the branches did.
 #[inline(always)]
-fn changed_slots(cand: &[u32; 27], seen: &[u32; 27]) -> u32 {
+pub(crate) fn changed_slots(cand: &[u32; 27], seen: &[u32; 27]) -> u32 {
     let mut changed = 0u32;
     for k in 0..27 {
         // SAFETY: both pointers come from references to live arrays, `k` is in bounds,

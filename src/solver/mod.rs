@@ -39,7 +39,7 @@ mod tail;
 pub(crate) use state::{changed_slots, SLOT_BANDS};
 
 use crate::grid::Grid;
-use state::{Dead, State};
+use state::State;
 
 /// Guesses a search makes before it treats the puzzle as hard and spends more on each
 /// node: it scores its branch cells, and claims columns whenever propagation stalls.
@@ -435,18 +435,19 @@ impl Search {
     #[inline(always)]
     fn start(grid: &Grid, mut stack: Vec<State>, heavy_from: u32) -> Search {
         stack.clear();
-        // No closures here: they would not be inlined into the `*_fast` searches.
-        let (cur, phase) = match State::from_grid(grid) {
-            Ok(s) => (s, Phase::Unsettled),
-            Err(Dead) => (State::from_grid(&Grid::EMPTY).expect("empty"), Phase::Done),
-        };
-        Search {
-            cur,
+        let mut search = Search {
+            cur: State::BLANK,
             stack,
             guesses: 0,
-            phase,
+            phase: Phase::Unsettled,
             heavy_from,
+        };
+        // The position is built in place (see `State::set_givens`).
+        if search.cur.set_givens(grid).is_err() {
+            search.cur = State::BLANK;
+            search.phase = Phase::Done;
         }
+        search
     }
 
     fn into_stack(self) -> Vec<State> {

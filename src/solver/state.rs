@@ -209,9 +209,24 @@ pub(crate) struct Branch {
 }
 
 impl State {
-    /// The state of a grid's givens, not yet propagated. `Err` when givens conflict.
+    /// A state to set up with [`State::set_givens`]: all zero, no candidates.
+    pub const BLANK: State = State {
+        units: [0; 9],
+        cand: [0; 27],
+        seen: [0; 27],
+        unsolved_cells: [0; 3],
+        dirty: 0,
+        pairs: [0; 3],
+        claim_digits: 0,
+        heavy: false,
+        spare: 0,
+    };
+
+    /// Make this the state of a grid's givens, not yet propagated; `Err` when givens
+    /// conflict (the state is then not usable). In place, field by field: a `State`
+    /// built and then moved costs a call to `memcpy`, which every puzzle would pay.
     #[inline(always)]
-    pub fn from_grid(grid: &Grid) -> Result<State, Dead> {
+    pub fn set_givens(&mut self, grid: &Grid) -> Result<(), Dead> {
         let by_digit = cells_by_digit(grid.cells());
         // Givens per slot, and filled cells per band.
         let mut given = [0u32; 27];
@@ -223,18 +238,16 @@ impl State {
                 filled[band] |= g;
             }
         }
-        let mut s = State {
-            cand: [0; 27],
-            // Never equal to a 27-bit word: every slot gets examined once.
-            seen: [u32::MAX; 27],
-            unsolved_cells: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
-            dirty: 0,
-            claim_digits: 0x1FF,
-            pairs: [0; 3],
-            units: [0; 9],
-            heavy: false,
-            spare: 0,
-        };
+        let s = self;
+        // Never equal to a 27-bit word: every slot gets examined once.
+        s.seen = [u32::MAX; 27];
+        s.unsolved_cells = [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]];
+        s.dirty = 0;
+        s.claim_digits = 0x1FF;
+        s.pairs = [0; 3];
+        s.units = [0; 9];
+        s.heavy = false;
+        s.spare = 0;
         for digit in 0..9 {
             let k = slot(digit, 0);
             let columns = [
@@ -258,7 +271,7 @@ impl State {
                 s.cand[k + band] = (BAND & !filled[band] & !peers & !column_givens) | g;
             }
         }
-        Ok(s)
+        Ok(())
     }
 
     /// True when every cell holds a digit.
@@ -488,6 +501,9 @@ impl State {
                 changed = (changed | self.settle_slot::<false, true>(k)?) & !(1 << k);
             }
         }
+        // Not kept per examination here: claiming a digit whose words did not change
+        // since it last claimed finds nothing, so all of them may claim next time.
+        self.claim_digits = 0x1FF;
         Ok(())
     }
 
@@ -497,7 +513,9 @@ impl State {
         let (band, b1, b2) = SLOT_BANDS[k];
         let (band, b1, b2) = (band as usize, b1 as usize, b2 as usize);
         let digit = k / 3;
-        self.claim_digits |= 1 << digit;
+        if !MARK {
+            self.claim_digits |= 1 << digit;
+        }
         let a = self.cand[k];
         let map = SEGMENTS[(a & 0x1FF) as usize] as usize
             | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3

@@ -28,9 +28,8 @@
 //! and band, row/box tables); the code and tables here are our own.
 
 use super::tables::{
-    BAND, BAND_PEERS, COLUMN, CONSISTENT, CONSISTENT_MAP, FORCED, ONE_COLUMN_SEGMENTS,
-    OTHER_BANDS_KEEP, OWN_COLUMNS_KEEP, PLACEMENTS, PLACEMENT_COUNT, PLACEMENT_SEGMENTS, SEGMENTS,
-    SEGMENT_CELLS,
+    BAND, BAND_PEERS, COLUMN, CONSISTENT_MAP, OWN_COLUMNS_KEEP, PLACEMENTS, PLACEMENT_COUNT,
+    PLACEMENT_SEGMENTS, SEGMENTS, SEGMENT_CELLS, SLOT_TABLES,
 };
 use crate::grid::{Grid, CELLS};
 
@@ -516,11 +515,13 @@ impl State {
         if !MARK {
             self.claim_digits |= 1 << digit;
         }
+        let t = &SLOT_TABLES;
         let a = self.cand[k];
-        let map = SEGMENTS[(a & 0x1FF) as usize] as usize
-            | (SEGMENTS[((a >> 9) & 0x1FF) as usize] as usize) << 3
-            | (SEGMENTS[(a >> 18) as usize] as usize) << 6;
-        let a = a & CONSISTENT[map];
+        let map = t.segments[(a & 0x1FF) as usize] as usize
+            | (t.segments[((a >> 9) & 0x1FF) as usize] as usize) << 3
+            | (t.segments[(a >> 18) as usize] as usize) << 6;
+        let [consistent, forced_cells] = t.by_map[map];
+        let a = a & consistent;
         if a == 0 {
             return Err(Dead);
         }
@@ -529,7 +530,7 @@ impl State {
         if HEAVY {
             self.set_unit(digit, band, CONSISTENT_MAP[map] as u32, cols);
         }
-        let keep = OTHER_BANDS_KEEP[cols as usize];
+        let [keep, one_column_cells] = t.by_columns[cols as usize];
         let (c1, c2) = (self.cand[b1], self.cand[b2]);
         self.cand[b1] = c1 & keep;
         self.cand[b2] = c2 & keep;
@@ -537,7 +538,9 @@ impl State {
         if MARK {
             marks = u32::from(c1 & !keep != 0) << b1 | u32::from(c2 & !keep != 0) << b2;
         }
-        let placed = SEGMENT_CELLS[(FORCED[map] & ONE_COLUMN_SEGMENTS[cols as usize]) as usize] & a;
+        // The cells of the forced segments in boxes with one column left (segments
+        // do not overlap, so the cells of both sets' intersection).
+        let placed = forced_cells & one_column_cells & a;
         // Placed cells leave the other digits. Done whether or not anything is newly
         // placed: nine masked stores cost less than a branch that is hard to predict;
         // the slot's own word is written after them.

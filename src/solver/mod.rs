@@ -93,6 +93,19 @@ pub(crate) fn fast_bits() -> bool {
         && std::arch::is_x86_feature_detected!("lzcnt")
 }
 
+/// True when the CPU has BMI2: settling then reads a digit's row/box map with one PEXT
+/// (see `State::set_givens`).
+fn bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// What a search found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
@@ -145,6 +158,9 @@ pub struct Solver {
     stack: Vec<State>,
     /// Open cells at the first guess from which a search goes heavy.
     heavy_from: u32,
+    /// The CPU has BMI2 (see [`bmi2`]); tests turn it off to check the portable
+    /// path.
+    bmi2: bool,
 }
 
 impl Default for Solver {
@@ -159,6 +175,7 @@ impl Solver {
         Solver {
             stack: Vec::with_capacity(81),
             heavy_from: HEAVY_FROM_OPEN,
+            bmi2: bmi2(),
         }
     }
 
@@ -208,7 +225,12 @@ impl Solver {
     #[inline(always)]
     fn solve_then_count_inline(&mut self, grid: &Grid, limit: u64) -> Outcome {
         let mut outcome = Outcome::NONE;
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack), self.heavy_from);
+        let mut search = Search::start(
+            grid,
+            std::mem::take(&mut self.stack),
+            self.heavy_from,
+            self.bmi2,
+        );
         if search.next_solution() {
             outcome.first = Some(search.cur.solution_grid());
             outcome.solutions = 1;
@@ -257,7 +279,8 @@ impl Solver {
         } else {
             self.heavy_from
         };
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack), heavy_from);
+        let mut search =
+            Search::start(grid, std::mem::take(&mut self.stack), heavy_from, self.bmi2);
         if search.phase != Phase::Done {
             outcome.solutions = search.count_all(limit);
         }
@@ -313,7 +336,12 @@ impl Solver {
         if limit == 0 {
             return outcome;
         }
-        let mut search = Search::start(grid, std::mem::take(&mut self.stack), self.heavy_from);
+        let mut search = Search::start(
+            grid,
+            std::mem::take(&mut self.stack),
+            self.heavy_from,
+            self.bmi2,
+        );
         while search.next_solution() {
             found(&search.cur);
             outcome.solutions += 1;
@@ -358,7 +386,7 @@ pub fn count(grid: &Grid, limit: u64) -> Outcome {
 /// ```
 pub fn solutions(grid: &Grid) -> Solutions {
     Solutions {
-        search: Search::start(grid, Vec::with_capacity(81), HEAVY_FROM_OPEN),
+        search: Search::start(grid, Vec::with_capacity(81), HEAVY_FROM_OPEN, bmi2()),
     }
 }
 
@@ -433,7 +461,8 @@ fn push_copy(stack: &mut Vec<State>, state: &State) {
 
 impl Search {
     #[inline(always)]
-    fn start(grid: &Grid, mut stack: Vec<State>, heavy_from: u32) -> Search {
+    /// `bmi2` only if the CPU has BMI2 (see [`State::set_givens`]).
+    fn start(grid: &Grid, mut stack: Vec<State>, heavy_from: u32, bmi2: bool) -> Search {
         stack.clear();
         let mut search = Search {
             cur: State::BLANK,
@@ -443,7 +472,7 @@ impl Search {
             heavy_from,
         };
         // The position is built in place (see `State::set_givens`).
-        if search.cur.set_givens(grid).is_err() {
+        if search.cur.set_givens(grid, bmi2).is_err() {
             search.cur = State::BLANK;
             search.phase = Phase::Done;
         }
@@ -668,11 +697,14 @@ mod tests {
             ".................................................................................",
         ];
         let mut solver = Solver::new();
+        let mut tables = Solver::new();
+        tables.bmi2 = false;
         for (text, heavy_from) in puzzles
             .iter()
             .flat_map(|t| [(t, HEAVY_FROM_OPEN), (t, 0), (t, NEVER_HEAVY)])
         {
             solver.set_heavy_from(heavy_from);
+            tables.set_heavy_from(heavy_from);
             let grid = Grid::parse_puzzle(text.as_bytes()).unwrap();
             for limit in [1, 2, 50] {
                 let portable = if limit >= COUNT_REST_FROM {
@@ -685,8 +717,10 @@ mod tests {
                     Outcome { first, ..outcome }
                 };
                 assert_eq!(solver.solve(&grid, limit), portable, "{text} limit {limit}");
+                assert_eq!(tables.solve(&grid, limit), portable, "{text} limit {limit}");
                 let portable = solver.count_inline(&grid, limit);
                 assert_eq!(solver.count(&grid, limit), portable, "{text} limit {limit}");
+                assert_eq!(tables.count(&grid, limit), portable, "{text} limit {limit}");
                 assert!(portable.solutions >= 1, "{text}");
             }
         }

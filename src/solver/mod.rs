@@ -93,17 +93,36 @@ pub(crate) fn fast_bits() -> bool {
         && std::arch::is_x86_feature_detected!("lzcnt")
 }
 
-/// True when the CPU has BMI2: settling then reads a digit's row/box map with one PEXT
-/// (see `State::set_givens`).
+/// True when the CPU has a fast BMI2 PEXT: settling then reads a digit's row/box map
+/// with one PEXT (see `State::set_givens`). AMD CPUs before Zen 3 (family 0x19) have
+/// BMI2 but run PEXT in microcode, tens to hundreds of cycles instead of one or three:
+/// there the tables stay.
 fn bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("bmi2")
+        std::arch::is_x86_feature_detected!("bmi2") && !slow_pext()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
+}
+
+/// True on an AMD CPU of a family before 0x19 (Zen 3), whose PEXT is microcoded.
+#[cfg(target_arch = "x86_64")]
+fn slow_pext() -> bool {
+    use std::arch::x86_64::__cpuid;
+    // Leaves 0 (vendor) and 1 (family) exist on every x86-64 CPU.
+    let (vendor, signature) = (__cpuid(0), __cpuid(1));
+    // "AuthenticAMD": EBX, EDX, ECX of leaf 0.
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    let base = (signature.eax >> 8) & 0xF;
+    let family = if base == 0xF {
+        base + ((signature.eax >> 20) & 0xFF)
+    } else {
+        base
+    };
+    amd && family < 0x19
 }
 
 /// What a search found.

@@ -30,7 +30,10 @@
 //!   in a window, also all three places when three are left), and pointing into them
 //!   (a row, column or box whose places of a digit all lie in an extra house takes the
 //!   digit from the rest of that house), scanned only for digits whose words changed
-//!   since their last scan.
+//!   since their last scan. When the diagonals are the only extra houses,
+//!   [`State::diagonals`] does this with fixed masks (a diagonal's part of a band lies
+//!   in one box), and also claims: a digit whose places on a diagonal all lie in one
+//!   box leaves the rest of that box.
 //! - Under knight or king rules, locked candidates through the extra peers for rows,
 //!   columns and boxes: a cell that sees both places left for a digit in a row, column
 //!   or box (one of them by a knight's or king's move) loses the digit.
@@ -262,6 +265,52 @@ fn split(mask: u128) -> [u32; 3] {
     std::array::from_fn(|b| (mask >> (27 * b)) as u32 & BAND)
 }
 
+/// The cells of the main diagonal (r1c1-r9c9) in each band: row `r` of band `b` meets
+/// it in column `3b + r`, bit `10r + 3b`. The three bands use disjoint bits.
+const MAIN: [u32; 3] = [0x100401, 0x100401 << 3, 0x100401 << 6];
+/// The cells of the anti-diagonal (r1c9-r9c1) in each band: bit `8r + 8 - 3b`.
+const ANTI: [u32; 3] = [0x1010100, 0x1010100 >> 3, 0x1010100 >> 6];
+/// The diagonal's part of a band lies in one box of the band; that box's other six
+/// cells.
+const MAIN_REST: [u32; 3] = [
+    spread(7) & !MAIN[0],
+    spread(7 << 3) & !MAIN[1],
+    spread(7 << 6) & !MAIN[2],
+];
+const ANTI_REST: [u32; 3] = [
+    spread(7 << 6) & !ANTI[0],
+    spread(7 << 3) & !ANTI[1],
+    spread(7) & !ANTI[2],
+];
+/// The boxes the diagonals cross, per band: only changes there matter to
+/// [`State::diagonals`].
+const DIAG_BOXES: [u32; 3] = [
+    MAIN[0] | ANTI[0] | MAIN_REST[0] | ANTI_REST[0],
+    MAIN[1] | ANTI[1] | MAIN_REST[1] | ANTI_REST[1],
+    MAIN[2] | ANTI[2] | MAIN_REST[2] | ANTI_REST[2],
+];
+
+/// For each bit of a band word, the band whose part of the main (`[0]`) or
+/// anti-diagonal (`[1]`) uses it; 3 for bits on neither.
+const DIAG_BAND: [[u8; 27]; 2] = {
+    let mut t = [[3u8; 27]; 2];
+    let mut b = 0;
+    while b < 3 {
+        let mut i = 0;
+        while i < 27 {
+            if MAIN[b] >> i & 1 != 0 {
+                t[0][i] = b as u8;
+            }
+            if ANTI[b] >> i & 1 != 0 {
+                t[1][i] = b as u8;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Which kinds of rules a rule set adds. The first three are const parameters of the
 /// engine: `HOUSES`: diagonals or windows. `PEERS`: any extra peers (houses, knight,
 /// king). `NC`: non-consecutive. The last two are checked at run time, where they
@@ -278,6 +327,9 @@ pub(crate) struct Kinds {
     moves: bool,
     /// The diagonals: branch on two-place digits of the extra houses first.
     diagonals: bool,
+    /// The diagonals are the only extra houses: [`State::diagonals`] does their work
+    /// with masks instead of [`State::extra_houses`].
+    x_only: bool,
 }
 
 /// The band tables of one rule set (boxes kept), built once per rule set.
@@ -303,6 +355,9 @@ pub(crate) struct Tables {
     inter: Vec<[[u32; 3]; 3]>,
     /// The rows, columns and boxes, per band.
     classic: [[u32; 3]; 27],
+    /// For each bit of a band word on the main (`[0]`) or anti-diagonal (`[1]`): the
+    /// peers of that cell, per band (see [`State::diagonals`]).
+    diag_peers: Box<[[[u32; 3]; 27]; 2]>,
     kinds: Kinds,
 }
 
@@ -356,6 +411,7 @@ impl Tables {
             nc,
             moves: v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing),
             diagonals: v.rules().contains(Rule::X),
+            x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
         };
         Tables {
             xpeers,
@@ -365,6 +421,16 @@ impl Tables {
             xcells,
             inter,
             classic: std::array::from_fn(|h| split(v.houses[h])),
+            diag_peers: Box::new(std::array::from_fn(|h| {
+                std::array::from_fn(|i| {
+                    let band = DIAG_BAND[h][i];
+                    if band < 3 {
+                        split(v.peers[usize::from(band) * 27 + i])
+                    } else {
+                        [0; 3]
+                    }
+                })
+            })),
             kinds,
         }
     }
@@ -381,7 +447,8 @@ pub(crate) struct State {
     cand: [u32; 27],
     /// Each word as last settled: a word equal to it has nothing new.
     seen: [u32; 27],
-    /// Each word as of the last extra-house scan.
+    /// Each word as of the last extra-house scan (under diagonals alone, its part in
+    /// the boxes the diagonals cross).
     hseen: [u32; 27],
     /// Each word as of the last scan of rows, columns and boxes for cells that see
     /// every place of a digit through an extra peer.
@@ -697,6 +764,100 @@ impl State {
 }
 
 impl State {
+    /// The two diagonals when they are the only extra houses, with masks, for the
+    /// digits whose words changed in the boxes the diagonals cross since their last
+    /// scan (`hseen` holds those parts; changes elsewhere cannot matter here).
+    ///
+    /// - Pointing: a box on a diagonal whose places of the digit all lie on it takes
+    ///   the digit from the rest of the diagonal (a diagonal's part of a band lies in
+    ///   one box, so that is the diagonal's part in the other two bands).
+    /// - Claiming: a diagonal whose places of the digit all lie in one box takes the
+    ///   digit from the rest of that box.
+    /// - Hidden singles, empty diagonals, and a digit with two places left in a
+    ///   diagonal: what sees both loses it.
+    ///
+    /// `Ok(true)` if anything changed.
+    #[inline(always)]
+    fn diagonals(&mut self, t: &Tables) -> Result<bool, Dead> {
+        let u = self.unsolved;
+        let open = [
+            (u[0] & MAIN[0]) | (u[1] & MAIN[1]) | (u[2] & MAIN[2]),
+            (u[0] & ANTI[0]) | (u[1] & ANTI[1]) | (u[2] & ANTI[2]),
+        ];
+        let mut changed = false;
+        for d in 0..9 {
+            let k = d * 3;
+            let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+            let seen = [
+                w[0] & DIAG_BOXES[0],
+                w[1] & DIAG_BOXES[1],
+                w[2] & DIAG_BOXES[2],
+            ];
+            if seen[0] == self.hseen[k]
+                && seen[1] == self.hseen[k + 1]
+                && seen[2] == self.hseen[k + 2]
+            {
+                continue;
+            }
+            let all = |m: u32| m.wrapping_neg();
+            // Boxes whose places lie on the diagonal (rest empty).
+            let zm = [
+                all(u32::from(w[0] & MAIN_REST[0] == 0)),
+                all(u32::from(w[1] & MAIN_REST[1] == 0)),
+                all(u32::from(w[2] & MAIN_REST[2] == 0)),
+            ];
+            let za = [
+                all(u32::from(w[0] & ANTI_REST[0] == 0)),
+                all(u32::from(w[1] & ANTI_REST[1] == 0)),
+                all(u32::from(w[2] & ANTI_REST[2] == 0)),
+            ];
+            let pm = [w[0] & MAIN[0], w[1] & MAIN[1], w[2] & MAIN[2]];
+            let pa = [w[0] & ANTI[0], w[1] & ANTI[1], w[2] & ANTI[2]];
+            let mut n = [0; 3];
+            for b in 0..3 {
+                let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+                // Diagonals whose places all lie in this band's box.
+                let cm = all(u32::from(pm[b1] | pm[b2] == 0));
+                let ca = all(u32::from(pa[b1] | pa[b2] == 0));
+                let gone = ((zm[b1] | zm[b2]) & MAIN[b])
+                    | ((za[b1] | za[b2]) & ANTI[b])
+                    | (cm & MAIN_REST[b])
+                    | (ca & ANTI_REST[b]);
+                n[b] = w[b] & !(gone & u[b]);
+            }
+            for (h, diag) in [MAIN, ANTI].iter().enumerate() {
+                let x = (n[0] & diag[0]) | (n[1] & diag[1]) | (n[2] & diag[2]);
+                if x == 0 {
+                    return Err(Dead);
+                }
+                if x & open[h] != x {
+                    // Placed on this diagonal already.
+                    continue;
+                }
+                let p = x.trailing_zeros() as usize;
+                let rest = clear_lowest(x);
+                if rest == 0 {
+                    let b = usize::from(DIAG_BAND[h][p]);
+                    n[b] = (n[b] & !ROW_BOX[p]) | 1 << p;
+                } else if clear_lowest(rest) == 0 {
+                    let q = rest.trailing_zeros() as usize;
+                    let (sp, sq) = (&t.diag_peers[h][p], &t.diag_peers[h][q]);
+                    for b in 0..3 {
+                        n[b] &= !(sp[b] & sq[b] & u[b]);
+                    }
+                }
+            }
+            changed |= (n[0] != w[0]) | (n[1] != w[1]) | (n[2] != w[2]);
+            self.cand[k] = n[0];
+            self.cand[k + 1] = n[1];
+            self.cand[k + 2] = n[2];
+            self.hseen[k] = n[0] & DIAG_BOXES[0];
+            self.hseen[k + 1] = n[1] & DIAG_BOXES[1];
+            self.hseen[k + 2] = n[2] & DIAG_BOXES[2];
+        }
+        Ok(changed)
+    }
+
     /// Locked candidates through the extra peers: when a digit has two places left in
     /// a row, column or box, a cell that sees both (one of them, or both, by a
     /// diagonal, window, knight's or king's move) loses the digit. `true` if anything
@@ -822,8 +983,15 @@ impl State {
             if NC && self.non_consecutive() {
                 continue;
             }
-            if HOUSES && self.extra_houses(t, all_peers)? {
-                continue;
+            if HOUSES {
+                let more = if t.kinds.x_only {
+                    self.diagonals(t)?
+                } else {
+                    self.extra_houses(t, all_peers)?
+                };
+                if more {
+                    continue;
+                }
             }
             if self.claim_columns()? {
                 continue;

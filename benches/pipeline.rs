@@ -40,7 +40,11 @@ fn data_file() -> Option<PathBuf> {
 fn load() -> Option<(tempfile::TempPath, Vec<Grid>)> {
     let path = data_file()?;
     let text = std::fs::read_to_string(&path).ok()?;
-    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
+    let env = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+    };
     let limit = env("BULKDOKU_BENCH_PUZZLES").unwrap_or(usize::MAX);
     let copies = env("BULKDOKU_BENCH_COPIES").unwrap_or(20).max(1);
     let lines: Vec<&str> = text

@@ -10,6 +10,11 @@
 //! CSV), and the file sizes of CSV, CSV compressed with zstd at level 3 (as `zstd -3`)
 //! and Parquet.
 //!
+//! Then each writer alone (`writers only`): the same rows, solved once beforehand, fed
+//! to each format's sink as fast as it takes them, with no solving beside it. A row
+//! rate there is the most solving threads the writer can keep pace with: the rate over
+//! the engine's rate per thread.
+//!
 //! Data: `puzzles2_17_clue` from `../shared/data` beside the crate, or
 //! `$BULKDOKU_SHARED_DATA`; without it the bench says so and does nothing.
 //! `BULKDOKU_BENCH_COPIES=N` (default 20) and `BULKDOKU_BENCH_ROUNDS=N` (default 7).
@@ -21,8 +26,10 @@ use std::time::Instant;
 
 use bulkdoku::dataset::Driver;
 use bulkdoku::input::InputOptions;
-use bulkdoku::output::{self, OutputFormat};
+use bulkdoku::output::{self, Kept, OutputFormat};
+use bulkdoku::row::{SolvedRow, Status};
 use bulkdoku::solving::{solve_dataset, SolveConfig};
+use bulkdoku::{Grid, Solver};
 
 const FILE: &str = "puzzles2_17_clue";
 const FORMATS: [OutputFormat; 3] = [
@@ -139,6 +146,61 @@ fn main() {
             "    {name:<13} {:>12} bytes  {:>7.1} MB",
             bytes,
             *bytes as f64 / 1e6
+        );
+    }
+
+    writers_only(&text, copies, rounds);
+}
+
+/// Every row of `copies` × the file, solved once, written by each format's sink into
+/// `io::sink()` alone, `rounds` times; the median rates.
+fn writers_only(text: &[u8], copies: usize, rounds: usize) {
+    let mut solver = Solver::new();
+    let solved: Vec<(Grid, Grid, u64)> = String::from_utf8_lossy(text)
+        .lines()
+        .filter_map(|l| Grid::parse_puzzle(l.trim_end().as_bytes()).ok())
+        .filter_map(|g| {
+            let outcome = solver.solve(&g, 2);
+            Some((g, outcome.first?, outcome.guesses))
+        })
+        .collect();
+    let rows = solved.len() * copies;
+    println!("  writers only ({rows} rows, no solving), median of {rounds}:");
+    for format in FORMATS {
+        let mut secs = Vec::new();
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let mut sink = output::solve_sink(
+                format,
+                output::buffered(Box::new(std::io::sink())),
+                &[],
+                true,
+            )
+            .expect("a sink");
+            for (line, (puzzle, solution, guesses)) in solved.iter().cycle().take(rows).enumerate()
+            {
+                let row = SolvedRow {
+                    file: "input.txt",
+                    line: line as u64 + 1,
+                    puzzle,
+                    status: Status::Unique,
+                    solutions: 1,
+                    guesses: *guesses,
+                    time_ns: 1000 + line as u64 % 5000,
+                    solution: Some(solution),
+                };
+                sink.write_solved(&row, Kept::new(&[], &[]))
+                    .expect("a row written");
+            }
+            sink.finish().expect("the sink finished");
+            secs.push(start.elapsed().as_secs_f64());
+        }
+        let s = median(secs);
+        println!(
+            "    {:<8} {:>7.3} s  {:>6.2}M rows/s",
+            format!("{format:?}"),
+            s,
+            rows as f64 / s / 1e6
         );
     }
 }

@@ -8,8 +8,9 @@
 //! error is null. Pages are zstd-compressed.
 //!
 //! Rows are gathered into Arrow arrays a batch at a time ([`BATCH_ROWS`]) and handed to
-//! the writer, on a thread of its own, which encodes them into the row group in
-//! progress and writes the row group out when it holds its rows (see
+//! the writer, on a thread of its own, which has the batch's columns encoded into the
+//! row group in progress side by side on two more threads and
+//! writes the row group out when it holds its rows (see
 //! [`crate::output::ROW_GROUP_ROWS`]): memory holds a few batches and one row group,
 //! whatever the size of the run. Rows keep the order they are written in.
 //!
@@ -26,11 +27,14 @@ use std::thread::JoinHandle;
 use arrow_array::builder::{StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
+use rayon::prelude::*;
 
 use super::{FindingRow, FindingSink, Kept, SolveSink};
 use crate::grid::{Grid, CELLS};
@@ -101,7 +105,7 @@ fn io_error(e: ParquetError) -> io::Error {
 /// Rows come from the pipeline's drain, which runs on one thread at a time: encoding
 /// and compressing them there (most of Parquet's cost) would hold up the ordered drain
 /// and the workers waiting on it. The drain gathers a batch of Arrow arrays and hands
-/// it over; the writer thread encodes it. At most [`QUEUED_BATCHES`] wait in between,
+/// it over; the writer thread has it encoded. At most [`QUEUED_BATCHES`] wait in between,
 /// so memory stays bounded.
 struct Table {
     /// `None` once finished.
@@ -141,18 +145,32 @@ impl Table {
                 .set_column_statistics_enabled(column.clone(), EnabledStatistics::None)
                 .set_column_encoding(column, encoding);
         }
-        let mut writer =
+        let writer =
             ArrowWriter::try_new(out, schema.clone(), Some(props.build())).map_err(io_error)?;
+        let (file, columns) = writer.into_serialized_writer().map_err(io_error)?;
+        let mut encoder = Encoder {
+            file,
+            columns,
+            schema: schema.clone(),
+            group: None,
+            group_rows: 0,
+            groups: 0,
+            row_group_rows,
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(ENCODING_THREADS)
+                .thread_name(|i| format!("parquet-encoder-{i}"))
+                .build()
+                .map_err(io::Error::other)?,
+        };
         let (batches, queue) = sync_channel::<RecordBatch>(QUEUED_BATCHES);
         let writer = std::thread::Builder::new()
             .name("parquet-writer".into())
             .spawn(move || -> io::Result<()> {
                 // Until the sender is dropped: then the last row group and the footer.
                 for batch in queue {
-                    writer.write(&batch).map_err(io_error)?;
+                    encoder.write(&batch)?;
                 }
-                writer.finish().map_err(io_error)?;
-                writer.inner_mut().flush()
+                encoder.finish()
             })?;
         Ok(Table {
             batches: Some(batches),
@@ -196,6 +214,102 @@ impl Drop for Table {
     /// writes the footer: its rows make a whole file, as on an interrupt.
     fn drop(&mut self) {
         let _ = self.finish();
+    }
+}
+
+/// Threads that encode and compress the columns of a batch side by side. A row's cost
+/// in Parquet is nearly all in its two 81-character columns, `puzzle` and `solution`,
+/// each compressed on its own: two threads take both at once, and more would find
+/// little left to share. With one thread for them all, the writer could keep pace with
+/// about three solving threads on 17-clue puzzles; with two, with about six.
+const ENCODING_THREADS: usize = 2;
+
+/// The writer thread's state: the file, and the row group in progress as one column
+/// writer per column, fed the batches' columns side by side on a pool of its own (not
+/// the solving pool, whose threads may be waiting for this one to take a batch).
+struct Encoder<W: Write + Send> {
+    file: SerializedFileWriter<W>,
+    columns: ArrowRowGroupWriterFactory,
+    schema: SchemaRef,
+    /// The row group in progress, `None` between row groups.
+    group: Option<Vec<ArrowColumnWriter>>,
+    /// Rows in the row group in progress.
+    group_rows: usize,
+    /// Row groups written.
+    groups: usize,
+    row_group_rows: usize,
+    pool: rayon::ThreadPool,
+}
+
+impl<W: Write + Send> Encoder<W> {
+    /// Encode `batch` into the row groups, each closed and written out as it fills.
+    fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
+        let mut done = 0;
+        while done < batch.num_rows() {
+            let rows = (batch.num_rows() - done).min(self.row_group_rows - self.group_rows);
+            let part = batch.slice(done, rows);
+            let leaves = self
+                .schema
+                .fields()
+                .iter()
+                .zip(part.columns())
+                .map(|(field, column)| compute_leaves(field, column))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(io_error)?;
+            if self.group.is_none() {
+                let writers = self.columns.create_column_writers(self.groups);
+                self.group = Some(writers.map_err(io_error)?);
+            }
+            let writers = self.group.as_mut().expect("a row group in progress");
+            self.pool
+                .install(|| {
+                    writers
+                        .par_iter_mut()
+                        .zip(leaves)
+                        .try_for_each(|(writer, leaves)| {
+                            leaves.iter().try_for_each(|leaf| writer.write(leaf))
+                        })
+                })
+                .map_err(io_error)?;
+            self.group_rows += rows;
+            done += rows;
+            if self.group_rows == self.row_group_rows {
+                self.close_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Close the row group in progress, if any (its last pages compressed side by
+    /// side), and write it out.
+    fn close_group(&mut self) -> io::Result<()> {
+        let Some(writers) = self.group.take() else {
+            return Ok(());
+        };
+        let chunks = self
+            .pool
+            .install(|| {
+                writers
+                    .into_par_iter()
+                    .map(ArrowColumnWriter::close)
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(io_error)?;
+        let mut group = self.file.next_row_group().map_err(io_error)?;
+        for chunk in chunks {
+            chunk.append_to_row_group(&mut group).map_err(io_error)?;
+        }
+        group.close().map_err(io_error)?;
+        self.group_rows = 0;
+        self.groups += 1;
+        Ok(())
+    }
+
+    /// The last row group, the footer, and a flush of the output.
+    fn finish(mut self) -> io::Result<()> {
+        self.close_group()?;
+        self.file.finish().map_err(io_error)?;
+        self.file.inner_mut().flush()
     }
 }
 

@@ -655,6 +655,34 @@ mod parquet_outputs {
         );
     }
 
+    /// Row groups larger than the batches the writer is handed (16,384 rows), and not a
+    /// multiple of them: batches are cut at the row groups' ends, and rows keep their
+    /// order across the cuts.
+    #[test]
+    fn parquet_row_groups_cut_batches_at_any_size() {
+        let dir = Workdir::new();
+        let puzzles = generated();
+        let rows = 45_000;
+        let lines: Vec<&str> = puzzles
+            .iter()
+            .map(String::as_str)
+            .cycle()
+            .take(rows)
+            .collect();
+        dir.create("many.txt", lines.join("\n") + "\n");
+        let args = ["solve", "-j", "2", "many.txt", "--row-group-rows", "20000"];
+        run_to(&dir, &args, "many.parquet", 0);
+        let p = read_parquet(&dir.file("many.parquet"));
+        let sizes: Vec<i64> = p.meta.row_groups().iter().map(|g| g.num_rows()).collect();
+        assert_eq!(sizes, [20_000, 20_000, 5_000]);
+        let got: Vec<&Cell> = p.typed.column("line");
+        let want: Vec<Cell> = (1..=rows as u64).map(Cell::Count).collect();
+        assert_eq!(got, want.iter().collect::<Vec<_>>());
+        let got: Vec<&Cell> = p.typed.column("puzzle");
+        let want: Vec<Cell> = lines.iter().map(|l| Cell::Text(l.to_string())).collect();
+        assert_eq!(got, want.iter().collect::<Vec<_>>());
+    }
+
     #[test]
     fn verify_findings_in_parquet_are_the_csv_findings_typed() {
         let dir = Workdir::new();

@@ -154,7 +154,6 @@ impl Table {
             schema: schema.clone(),
             group: None,
             group_rows: 0,
-            groups: 0,
             row_group_rows,
             pool: rayon::ThreadPoolBuilder::new()
                 .num_threads(ENCODING_THREADS)
@@ -235,8 +234,6 @@ struct Encoder<W: Write + Send> {
     group: Option<Vec<ArrowColumnWriter>>,
     /// Rows in the row group in progress.
     group_rows: usize,
-    /// Row groups written.
-    groups: usize,
     row_group_rows: usize,
     pool: rayon::ThreadPool,
 }
@@ -257,7 +254,8 @@ impl<W: Write + Send> Encoder<W> {
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(io_error)?;
             if self.group.is_none() {
-                let writers = self.columns.create_column_writers(self.groups);
+                let index = self.file.flushed_row_groups().len();
+                let writers = self.columns.create_column_writers(index);
                 self.group = Some(writers.map_err(io_error)?);
             }
             let writers = self.group.as_mut().expect("a row group in progress");
@@ -301,7 +299,6 @@ impl<W: Write + Send> Encoder<W> {
         }
         group.close().map_err(io_error)?;
         self.group_rows = 0;
-        self.groups += 1;
         Ok(())
     }
 

@@ -140,8 +140,9 @@ impl Text {
         Text::indexed(norm)
     }
 
-    /// A text already normalised.
-    fn indexed(norm: Vec<u8>) -> Text {
+    /// A text already normalised (as `norm` of another `Text`): nothing is dropped or
+    /// changed again, not even a second BOM, which is text once the first is gone.
+    pub fn indexed(norm: Vec<u8>) -> Text {
         if norm.is_empty() {
             return Text {
                 norm,

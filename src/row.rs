@@ -127,6 +127,15 @@ impl SolveRow<'_> {
     /// and are copied as they are; only free text (file names, an invalid record's raw
     /// text, error messages, kept columns) is checked.
     pub fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
+        RowBytes::appending_to(out, |rows| self.write_csv_rows(rows, extra));
+    }
+
+    /// [`Self::write_csv`] into gathered rows.
+    pub fn write_csv_rows<S: AsRef<[u8]>>(
+        &self,
+        rows: &mut RowBytes,
+        extra: impl IntoIterator<Item = S>,
+    ) {
         let puzzle = if self.status == Status::Invalid {
             Text::Free(self.puzzle.as_bytes())
         } else {
@@ -141,7 +150,7 @@ impl SolveRow<'_> {
             solution: Text::Plain(self.solution.as_bytes()),
             error: self.error.as_bytes(),
         };
-        fields.write_csv(out, extra);
+        fields.write_csv(rows, extra);
     }
 }
 
@@ -174,20 +183,23 @@ impl SolvedRow<'_> {
     /// Append this row as one CSV line, then the `extra` fields: the same bytes as
     /// [`SolveRow::write_csv`] of [`Self::to_row`].
     pub fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
-        self.fields(Text::Free(self.file.as_bytes()))
-            .write_csv(out, extra);
+        RowBytes::appending_to(out, |rows| {
+            self.fields(Text::Free(self.file.as_bytes()))
+                .write_csv(rows, extra)
+        });
     }
 
     /// Like [`Self::write_csv`], with the `file` column given as it is written:
     /// `self.file` already made a CSV field by [`push_field`]. A writer makes it once
     /// per input instead of checking the same name for quoting on every row.
+    /// Written into gathered rows, the hot path.
     pub fn write_csv_with_file<S: AsRef<[u8]>>(
         &self,
-        out: &mut Vec<u8>,
+        rows: &mut RowBytes,
         file_field: &[u8],
         extra: impl IntoIterator<Item = S>,
     ) {
-        self.fields(Text::Plain(file_field)).write_csv(out, extra);
+        self.fields(Text::Plain(file_field)).write_csv(rows, extra);
     }
 
     #[inline]
@@ -252,8 +264,7 @@ struct Fields<'a> {
 
 impl Fields<'_> {
     #[inline]
-    fn write_csv<S: AsRef<[u8]>>(&self, out: &mut Vec<u8>, extra: impl IntoIterator<Item = S>) {
-        let mut row = RowBuf::new(out);
+    fn write_csv<S: AsRef<[u8]>>(&self, row: &mut RowBytes, extra: impl IntoIterator<Item = S>) {
         row.text(self.file);
         row.byte(b',');
         row.number(self.line);
@@ -274,85 +285,145 @@ impl Fields<'_> {
             row.text(Text::Free(field.as_ref()));
         }
         row.byte(b'\n');
-        row.flush();
     }
 }
 
-/// Bytes a [`RowBuf`] gathers before it appends them.
+/// The least a [`RowBytes`] grows by when a row needs more room than it has.
 const ROW_BUF: usize = 256;
 
-/// A row being appended to `out`, its short fields (numbers, the status, grids,
-/// separators) gathered in a stack buffer and appended with one copy per run of them.
+/// Rows of text being gathered for an output, each written in place.
 ///
 /// `solve` writes a row per puzzle. Through a `Vec`, each of a row's twenty-odd pieces
-/// costs a capacity check and a length update, and each piece of variable length a
-/// call to `memcpy` for a few bytes; here they are stores into an array, fixed-size
-/// copies, and digits written in place, two per division. Only other text (quoted if
-/// need be) goes to `out` directly, after what is gathered so far.
-struct RowBuf<'o> {
-    out: &'o mut Vec<u8>,
-    buf: [u8; ROW_BUF],
-    len: usize,
+/// would cost a capacity check and a length update, and each piece of variable length
+/// a call to `memcpy` for a few bytes; gathering the pieces in a stack buffer instead
+/// costs zero-filling that buffer for every row and copying it over. Here the bytes
+/// past the rows gathered so far are kept, initialised, from earlier rows (a `Vec`
+/// whose length is the high-water mark, and a count of the bytes in use): a row's
+/// pieces are stores into them, fixed-size copies, and digits written in place, two per
+/// division, with one room check per piece and nothing zero-filled or copied again.
+#[derive(Debug, Clone, Default)]
+pub struct RowBytes {
+    /// Initialised bytes: the rows in `..used`, leftovers of earlier rows after it.
+    buf: Vec<u8>,
+    used: usize,
 }
 
-impl<'o> RowBuf<'o> {
-    #[inline(always)]
-    fn new(out: &'o mut Vec<u8>) -> Self {
-        RowBuf {
-            out,
-            buf: [0; ROW_BUF],
-            len: 0,
+impl RowBytes {
+    /// Empty, with room for `n` bytes of rows before it grows.
+    pub fn with_capacity(n: usize) -> RowBytes {
+        RowBytes {
+            buf: vec![0; n],
+            used: 0,
         }
     }
 
-    /// Append what is gathered to `out`.
-    #[inline(always)]
-    fn flush(&mut self) {
-        self.out.extend_from_slice(&self.buf[..self.len]);
-        self.len = 0;
+    /// The rows gathered.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf[..self.used]
     }
 
-    /// Make room for `n` more bytes (`n <= ROW_BUF`).
+    /// Bytes of rows gathered.
+    pub fn len(&self) -> usize {
+        self.used
+    }
+
+    /// True when no row is gathered.
+    pub fn is_empty(&self) -> bool {
+        self.used == 0
+    }
+
+    /// Forget the rows gathered (their bytes stay, to be written over).
+    pub fn clear(&mut self) {
+        self.used = 0;
+    }
+
+    /// Append `bytes` as they are (e.g. a row another writer made).
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.room(bytes.len());
+        self.buf[self.used..self.used + bytes.len()].copy_from_slice(bytes);
+        self.used += bytes.len();
+    }
+
+    /// Append one CSV field, quoted when it needs to be (see [`push_field`]).
+    pub fn push_field(&mut self, field: &[u8]) {
+        if needs_quotes(field) {
+            self.room(2 * field.len() + 2);
+            let out = &mut self.buf[self.used..];
+            let mut n = 0;
+            out[n] = b'"';
+            n += 1;
+            for &b in field {
+                if b == b'"' {
+                    out[n] = b'"';
+                    n += 1;
+                }
+                out[n] = b;
+                n += 1;
+            }
+            out[n] = b'"';
+            self.used += n + 1;
+        } else {
+            self.extend_from_slice(field);
+        }
+    }
+
+    /// Make sure `n` more bytes fit after the rows.
     #[inline(always)]
     fn room(&mut self, n: usize) {
-        if self.len + n > ROW_BUF {
-            self.flush();
+        if self.used + n > self.buf.len() {
+            self.grow(n);
         }
+    }
+
+    /// Room for `n` more bytes, by at least [`ROW_BUF`] (not by doubling: a vector lent
+    /// by [`SolveRow::write_csv`] is grown for each row, and its `Vec` already grows
+    /// its allocation geometrically).
+    #[cold]
+    fn grow(&mut self, n: usize) {
+        self.buf.resize(self.used + n.max(ROW_BUF), 0);
+    }
+
+    /// Run `write` on a [`RowBytes`] over `out` (its bytes, as rows gathered), so that
+    /// rows can be appended to a plain vector.
+    fn appending_to(out: &mut Vec<u8>, write: impl FnOnce(&mut RowBytes)) {
+        let mut rows = RowBytes {
+            used: out.len(),
+            buf: std::mem::take(out),
+        };
+        write(&mut rows);
+        rows.buf.truncate(rows.used);
+        *out = rows.buf;
     }
 
     #[inline(always)]
     fn byte(&mut self, b: u8) {
         self.room(1);
-        self.buf[self.len] = b;
-        self.len += 1;
+        self.buf[self.used] = b;
+        self.used += 1;
     }
 
-    /// The decimal text of `v`. Its digits are made from the end, two per division,
-    /// into the first half of a scratch array; the 20 bytes from the first digit on are
-    /// copied at once (a fixed-size copy, whatever the number's length), and the
-    /// length is counted up to the last digit.
+    /// The decimal text of `v`, its digits made from the end, two per division,
+    /// straight into place (the count of digits is known first).
     #[inline(always)]
     fn number(&mut self, mut v: u64) {
         const MAX: usize = 20; // digits of u64::MAX
+        let digits = v.checked_ilog10().map_or(1, |d| d as usize + 1);
         self.room(MAX);
-        let mut scratch = [0u8; 2 * MAX];
-        let mut i = MAX;
+        let out = &mut self.buf[self.used..self.used + digits];
+        let mut i = digits;
         while v >= 100 {
             let pair = 2 * (v % 100) as usize;
             v /= 100;
             i -= 2;
-            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            out[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         }
         if v >= 10 {
             let pair = 2 * v as usize;
-            i -= 2;
-            scratch[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            out[..2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         } else {
-            i -= 1;
-            scratch[i] = b'0' + v as u8;
+            out[0] = b'0' + v as u8;
         }
-        self.buf[self.len..self.len + MAX].copy_from_slice(&scratch[i..i + MAX]);
-        self.len += MAX - i;
+        self.used += digits;
     }
 
     /// The name of `status`, copied at a fixed size from [`STATUS_NAMES`].
@@ -360,8 +431,8 @@ impl<'o> RowBuf<'o> {
     fn status(&mut self, status: Status) {
         let (name, len) = &STATUS_NAMES[status as usize];
         self.room(name.len());
-        self.buf[self.len..self.len + name.len()].copy_from_slice(name);
-        self.len += len;
+        self.buf[self.used..self.used + name.len()].copy_from_slice(name);
+        self.used += len;
     }
 
     #[inline(always)]
@@ -369,21 +440,15 @@ impl<'o> RowBuf<'o> {
         match text {
             Text::Grid(grid) => {
                 self.room(CELLS);
-                let line: &mut [u8; CELLS] = (&mut self.buf[self.len..self.len + CELLS])
+                let line: &mut [u8; CELLS] = (&mut self.buf[self.used..self.used + CELLS])
                     .try_into()
                     .expect("a slice of CELLS bytes");
                 grid.write_line(line);
-                self.len += CELLS;
+                self.used += CELLS;
             }
             Text::Plain(text) | Text::Free(text) if text.is_empty() => {}
-            Text::Plain(text) => {
-                self.flush();
-                self.out.extend_from_slice(text);
-            }
-            Text::Free(text) => {
-                self.flush();
-                push_field(self.out, text);
-            }
+            Text::Plain(text) => self.extend_from_slice(text),
+            Text::Free(text) => self.push_field(text),
         }
     }
 }
@@ -409,18 +474,7 @@ static STATUS_NAMES: [([u8; 10], usize); 5] = {
 /// Append one CSV field, quoted (with inner quotes doubled) when it holds a comma, a
 /// quote or a line break, as the csv crate does by default.
 pub fn push_field(out: &mut Vec<u8>, field: &[u8]) {
-    if needs_quotes(field) {
-        out.push(b'"');
-        for &b in field {
-            if b == b'"' {
-                out.push(b'"');
-            }
-            out.push(b);
-        }
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(field);
-    }
+    RowBytes::appending_to(out, |rows| rows.push_field(field));
 }
 
 /// Whether a field holds a comma, a quote or a line break. Every row's file name goes
@@ -513,24 +567,26 @@ mod tests {
         let mut values = vec![0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, u64::MAX];
         values.extend((0..64).map(|k| 1u64 << k));
         values.extend((1..20).map(|k| 10u64.pow(k) - 1));
-        // Numbers and statuses, the gathered buffer flushed in their middle too.
-        for start in [0, ROW_BUF - 25, ROW_BUF - 3] {
+        // Numbers and statuses, at the end of the room there is and past it, over
+        // bytes left by longer text (which must not show through).
+        for start in [0, ROW_BUF - 25, ROW_BUF - 3, ROW_BUF] {
+            let mut rows = RowBytes::default();
+            let fill = |rows: &mut RowBytes| {
+                rows.clear();
+                rows.extend_from_slice(&vec![b'9'; start + 40]);
+                rows.clear();
+                rows.extend_from_slice(&vec![b'-'; start]);
+            };
             for v in &values {
-                let mut text = Vec::new();
-                let mut row = RowBuf::new(&mut text);
-                row.len = start;
-                row.number(*v);
-                row.flush();
-                assert_eq!(&text[start..], v.to_string().as_bytes(), "{v}");
+                fill(&mut rows);
+                rows.number(*v);
+                assert_eq!(&rows.as_slice()[start..], v.to_string().as_bytes(), "{v}");
             }
             for (i, status) in Status::ALL.into_iter().enumerate() {
                 assert_eq!(status as usize, i);
-                let mut text = Vec::new();
-                let mut row = RowBuf::new(&mut text);
-                row.len = start;
-                row.status(status);
-                row.flush();
-                assert_eq!(&text[start..], status.as_str().as_bytes());
+                fill(&mut rows);
+                rows.status(status);
+                assert_eq!(&rows.as_slice()[start..], status.as_str().as_bytes());
             }
         }
         for text in [
@@ -577,10 +633,19 @@ mod tests {
             solved.to_row().write_csv(&mut text, ["k1", "k,2"]);
             let text = String::from_utf8(text).unwrap();
             assert_eq!(String::from_utf8(fast).unwrap(), text);
-            let (mut field, mut given) = (Vec::new(), Vec::new());
+            let mut field = Vec::new();
             push_field(&mut field, file.as_bytes());
+            // Gathered rows, after a longer row whose bytes stay behind the rows.
+            let mut given = RowBytes::with_capacity(8);
+            given.extend_from_slice(&[b'#'; 600]);
+            given.clear();
             solved.write_csv_with_file(&mut given, &field, ["k1", "k,2"]);
-            assert_eq!(String::from_utf8(given).unwrap(), text);
+            assert_eq!(String::from_utf8(given.as_slice().to_vec()).unwrap(), text);
+            solved.write_csv_with_file(&mut given, &field, None::<&str>);
+            let (first, second) = given.as_slice().split_at(text.len());
+            assert_eq!(first, text.as_bytes());
+            assert!(text.as_bytes().starts_with(&second[..second.len() - 1]));
+            assert_eq!(second.iter().filter(|&&b| b == b'\n').count(), 1);
         }
     }
 

@@ -1,15 +1,16 @@
 //! `solve` rows as CSV: [`crate::row::SOLVE_COLUMNS`], then the kept columns.
 //!
-//! Rows are built straight into a pending buffer and handed to the output once 256 KiB
-//! have gathered: handing each row over on its own would copy it a second time (into
-//! the `BufWriter`) and cost a `write_all` call per row. At the sink's buffer size, a
+//! Rows are built straight into a pending buffer ([`RowBytes`], written in place) and
+//! handed to the output once 256 KiB have gathered: handing each row over on its own
+//! would copy it a second time (into the `BufWriter`) and cost a `write_all` call per
+//! row. At the sink's buffer size, a
 //! hand-over goes past its buffer straight to the file (a `BufWriter` does not copy
 //! writes at least as large as its capacity), so the rows are not copied again at all.
 
 use std::io::{self, Write};
 
 use super::{Kept, SolveSink, BUFFER};
-use crate::row::{push_field, SolveRow, SolvedRow, SOLVE_COLUMNS};
+use crate::row::{push_field, RowBytes, SolveRow, SolvedRow, SOLVE_COLUMNS};
 
 /// Bytes of CSV rows gathered before they are handed to the output.
 const PENDING: usize = BUFFER;
@@ -19,7 +20,7 @@ pub struct SolveCsv<W: Write> {
     /// The (buffered) output.
     out: W,
     /// Rows written but not yet handed to `out`.
-    pending: Vec<u8>,
+    pending: RowBytes,
     /// The file name of the last [`SolvedRow`] and its `file` field as written (quoted
     /// if need be), made once per input rather than once per row.
     file: (String, Vec<u8>),
@@ -30,7 +31,7 @@ impl<W: Write> SolveCsv<W> {
     /// (and handed to `out` with the rows), with `keep` column names after the fixed
     /// ones.
     pub fn new(out: W, keep: &[String], header: bool) -> SolveCsv<W> {
-        let mut pending = Vec::with_capacity(PENDING + 512);
+        let mut pending = RowBytes::with_capacity(PENDING + 512);
         if header {
             write_header(&mut pending, keep);
         }
@@ -46,7 +47,7 @@ impl<W: Write> SolveCsv<W> {
     #[inline]
     fn hand_over_full(&mut self) -> io::Result<()> {
         if self.pending.len() >= PENDING {
-            self.out.write_all(&self.pending)?;
+            self.out.write_all(self.pending.as_slice())?;
             self.pending.clear();
         }
         Ok(())
@@ -60,23 +61,23 @@ impl<W: Write> SolveCsv<W> {
 }
 
 /// The header row: [`SOLVE_COLUMNS`], then the `keep` names.
-fn write_header(out: &mut Vec<u8>, keep: &[String]) {
+fn write_header(out: &mut RowBytes, keep: &[String]) {
     let names = SOLVE_COLUMNS
         .iter()
         .copied()
         .chain(keep.iter().map(String::as_str));
     for (i, name) in names.enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.extend_from_slice(b",");
         }
-        push_field(out, name.as_bytes());
+        out.push_field(name.as_bytes());
     }
-    out.push(b'\n');
+    out.extend_from_slice(b"\n");
 }
 
 impl<W: Write + Send> SolveSink for SolveCsv<W> {
     fn write(&mut self, row: &SolveRow<'_>, kept: Kept<'_>) -> io::Result<()> {
-        row.write_csv(&mut self.pending, kept.iter());
+        row.write_csv_rows(&mut self.pending, kept.iter());
         self.hand_over_full()
     }
 
@@ -88,12 +89,17 @@ impl<W: Write + Send> SolveSink for SolveCsv<W> {
             field.clear();
             push_field(field, row.file.as_bytes());
         }
-        row.write_csv_with_file(&mut self.pending, field, kept.iter());
+        if kept.is_empty() {
+            // No kept columns (the common case): no iterator to walk for each row.
+            row.write_csv_with_file(&mut self.pending, field, std::iter::empty::<&str>());
+        } else {
+            row.write_csv_with_file(&mut self.pending, field, kept.iter());
+        }
         self.hand_over_full()
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.pending)?;
+        self.out.write_all(self.pending.as_slice())?;
         self.pending.clear();
         self.out.flush()
     }

@@ -120,6 +120,11 @@ impl<'a> Kept<'a> {
         self.variant
     }
 
+    /// True when there are no columns after the fixed ones.
+    pub fn is_empty(&self) -> bool {
+        self.variant.is_none() && self.positions.is_empty()
+    }
+
     /// The values, in column order.
     pub fn iter(&self) -> impl Iterator<Item = &'a str> + Clone + 'a {
         let fields = self.fields;
@@ -292,6 +297,7 @@ pub struct Origin<'a> {
 /// [`crate::solving::SolveOptions::all_solutions`]) one per solution. `first_only`
 /// when the search stopped at the first solution (statuses say `solved`); `rate`
 /// turns the search's ticks into nanoseconds.
+#[inline]
 pub fn write_solved(
     sink: &mut dyn SolveSink,
     origin: Origin<'_>,

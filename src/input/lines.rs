@@ -192,7 +192,23 @@ fn is_plain_puzzle_line(buf: &[u8]) -> bool {
     let Some((line, rest)) = buf.split_first_chunk::<PUZZLE>() else {
         return false;
     };
-    if rest.first() != Some(&b'\n') || line[0].is_ascii_whitespace() || line[0] == b'#' {
+    if rest.first() != Some(&b'\n') {
+        return false;
+    }
+    // The common alphabet first: bytes `-` to `9` (digits, `.`, `-`, `/`), none of them
+    // blank, `#`, a delimiter or a line end. One range test a byte instead of a compare
+    // per delimiter: this runs on every line of a puzzle file.
+    let common = |b: u8| b.wrapping_sub(b'-') <= b'9' - b'-';
+    let mut odd = [0u8; 16];
+    for chunk in line[..80].chunks_exact(16) {
+        for (lane, &b) in odd.iter_mut().zip(chunk) {
+            *lane |= u8::from(!common(b));
+        }
+    }
+    if odd.iter().fold(0, |a, &b| a | b) == 0 && common(line[80]) {
+        return true;
+    }
+    if line[0].is_ascii_whitespace() || line[0] == b'#' {
         return false;
     }
     let stop = |b: u8| ends_token(b) | (b == b'\n');
@@ -298,6 +314,23 @@ mod tests {
             format!("{}\n{}\n", &cells[..40], &cells[41..]), // two lines
         ] {
             assert!(!is_plain_puzzle_line(other.as_bytes()), "{other:?}");
+        }
+        // Every byte, first, inside and last, against the definition: not blank or
+        // `#` at the start, no delimiter, CR or LF anywhere.
+        for byte in 0..=255u8 {
+            for at in [0, 5, 40, 80] {
+                let mut line = plain.clone().into_bytes();
+                line[at] = byte;
+                let plain_by_definition = !(at == 0
+                    && (byte.is_ascii_whitespace() || byte == b'#'))
+                    && !ends_token(byte)
+                    && byte != b'\n';
+                assert_eq!(
+                    is_plain_puzzle_line(&line),
+                    plain_by_definition,
+                    "byte {byte} at {at}"
+                );
+            }
         }
     }
 }

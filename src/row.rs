@@ -264,7 +264,18 @@ struct Fields<'a> {
 
 impl Fields<'_> {
     #[inline]
-    fn write_csv<S: AsRef<[u8]>>(&self, row: &mut RowBytes, extra: impl IntoIterator<Item = S>) {
+    fn write_csv<S: AsRef<[u8]>>(&self, rows: &mut RowBytes, extra: impl IntoIterator<Item = S>) {
+        // Room for every column at once (numbers and the status at their longest,
+        // free text with every byte a doubled quote), then no check per piece.
+        let room = 5 * NUMBER
+            + STATUS
+            + 2 * CELLS
+            + 9
+            + self.file.most()
+            + self.puzzle.most()
+            + self.solution.most()
+            + Text::Free(self.error).most();
+        let mut row = rows.cursor(room);
         row.text(self.file);
         row.byte(b',');
         row.number(self.line);
@@ -280,13 +291,38 @@ impl Fields<'_> {
         row.text(self.solution);
         row.byte(b',');
         row.text(Text::Free(self.error));
+        let at = row.at;
+        rows.used = at;
         for field in extra {
+            let field = Text::Free(field.as_ref());
+            let mut row = rows.cursor(1 + field.most());
             row.byte(b',');
-            row.text(Text::Free(field.as_ref()));
+            row.text(field);
+            rows.used = row.at;
         }
-        row.byte(b'\n');
+        rows.cursor(1).byte(b'\n');
+        rows.used += 1;
     }
 }
+
+impl Text<'_> {
+    /// The most bytes the text can take written: a grid's cells, or every byte of free
+    /// text a quote (doubled) between two quotes.
+    #[inline(always)]
+    fn most(&self) -> usize {
+        match self {
+            Text::Grid(_) => CELLS,
+            Text::Plain(text) => text.len(),
+            Text::Free(text) => 2 * text.len() + 2,
+        }
+    }
+}
+
+/// Digits of the longest `u64`.
+const NUMBER: usize = 20;
+
+/// Bytes of the longest status name, padded (see [`STATUS_NAMES`]).
+const STATUS: usize = 10;
 
 /// The least a [`RowBytes`] grows by when a row needs more room than it has.
 const ROW_BUF: usize = 256;
@@ -298,9 +334,10 @@ const ROW_BUF: usize = 256;
 /// a call to `memcpy` for a few bytes; gathering the pieces in a stack buffer instead
 /// costs zero-filling that buffer for every row and copying it over. Here the bytes
 /// past the rows gathered so far are kept, initialised, from earlier rows (a `Vec`
-/// whose length is the high-water mark, and a count of the bytes in use): a row's
-/// pieces are stores into them, fixed-size copies, and digits written in place, two per
-/// division, with one room check per piece and nothing zero-filled or copied again.
+/// whose length is the high-water mark, and a count of the bytes in use). A row makes
+/// room for all its columns once, then a cursor writes them: stores into a slice
+/// at a position held in a register, fixed-size copies, and digits written in place,
+/// two per division; nothing is zero-filled or copied again.
 #[derive(Debug, Clone, Default)]
 pub struct RowBytes {
     /// Initialised bytes: the rows in `..used`, leftovers of earlier rows after it.
@@ -339,39 +376,29 @@ impl RowBytes {
 
     /// Append `bytes` as they are (e.g. a row another writer made).
     pub fn extend_from_slice(&mut self, bytes: &[u8]) {
-        self.room(bytes.len());
-        self.buf[self.used..self.used + bytes.len()].copy_from_slice(bytes);
-        self.used += bytes.len();
+        let mut at = self.cursor(bytes.len());
+        at.copy(bytes);
+        self.used = at.at;
     }
 
     /// Append one CSV field, quoted when it needs to be (see [`push_field`]).
     pub fn push_field(&mut self, field: &[u8]) {
-        if needs_quotes(field) {
-            self.room(2 * field.len() + 2);
-            let out = &mut self.buf[self.used..];
-            let mut n = 0;
-            out[n] = b'"';
-            n += 1;
-            for &b in field {
-                if b == b'"' {
-                    out[n] = b'"';
-                    n += 1;
-                }
-                out[n] = b;
-                n += 1;
-            }
-            out[n] = b'"';
-            self.used += n + 1;
-        } else {
-            self.extend_from_slice(field);
-        }
+        let text = Text::Free(field);
+        let mut at = self.cursor(text.most());
+        at.text(text);
+        self.used = at.at;
     }
 
-    /// Make sure `n` more bytes fit after the rows.
+    /// A cursor at the end of the rows, with room for `n` bytes after it. What it
+    /// writes counts once `used` is set to its position.
     #[inline(always)]
-    fn room(&mut self, n: usize) {
+    fn cursor(&mut self, n: usize) -> Cursor<'_> {
         if self.used + n > self.buf.len() {
             self.grow(n);
+        }
+        Cursor {
+            buf: &mut self.buf[..],
+            at: self.used,
         }
     }
 
@@ -394,22 +421,36 @@ impl RowBytes {
         rows.buf.truncate(rows.used);
         *out = rows.buf;
     }
+}
 
+/// Where the next byte of a row goes, in a slice with room made for the whole row (by
+/// [`RowBytes::cursor`]). Held in locals, so that each store is not followed by
+/// reloading the position and the buffer from memory, as it would be through
+/// `&mut RowBytes` (a byte store may alias anything).
+struct Cursor<'b> {
+    buf: &'b mut [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
     #[inline(always)]
     fn byte(&mut self, b: u8) {
-        self.room(1);
-        self.buf[self.used] = b;
-        self.used += 1;
+        self.buf[self.at] = b;
+        self.at += 1;
+    }
+
+    #[inline(always)]
+    fn copy(&mut self, bytes: &[u8]) {
+        self.buf[self.at..self.at + bytes.len()].copy_from_slice(bytes);
+        self.at += bytes.len();
     }
 
     /// The decimal text of `v`, its digits made from the end, two per division,
     /// straight into place (the count of digits is known first).
     #[inline(always)]
     fn number(&mut self, mut v: u64) {
-        const MAX: usize = 20; // digits of u64::MAX
         let digits = v.checked_ilog10().map_or(1, |d| d as usize + 1);
-        self.room(MAX);
-        let out = &mut self.buf[self.used..self.used + digits];
+        let out = &mut self.buf[self.at..self.at + digits];
         let mut i = digits;
         while v >= 100 {
             let pair = 2 * (v % 100) as usize;
@@ -423,40 +464,49 @@ impl RowBytes {
         } else {
             out[0] = b'0' + v as u8;
         }
-        self.used += digits;
+        self.at += digits;
     }
 
-    /// The name of `status`, copied at a fixed size from [`STATUS_NAMES`].
+    /// The name of `status`, copied at a fixed size from [`STATUS_NAMES`] (room for
+    /// [`STATUS`] bytes).
     #[inline(always)]
     fn status(&mut self, status: Status) {
         let (name, len) = &STATUS_NAMES[status as usize];
-        self.room(name.len());
-        self.buf[self.used..self.used + name.len()].copy_from_slice(name);
-        self.used += len;
+        self.buf[self.at..self.at + STATUS].copy_from_slice(name);
+        self.at += len;
     }
 
     #[inline(always)]
     fn text(&mut self, text: Text<'_>) {
         match text {
             Text::Grid(grid) => {
-                self.room(CELLS);
-                let line: &mut [u8; CELLS] = (&mut self.buf[self.used..self.used + CELLS])
+                let line: &mut [u8; CELLS] = (&mut self.buf[self.at..self.at + CELLS])
                     .try_into()
                     .expect("a slice of CELLS bytes");
                 grid.write_line(line);
-                self.used += CELLS;
+                self.at += CELLS;
             }
             Text::Plain(text) | Text::Free(text) if text.is_empty() => {}
-            Text::Plain(text) => self.extend_from_slice(text),
-            Text::Free(text) => self.push_field(text),
+            Text::Plain(text) => self.copy(text),
+            Text::Free(text) if needs_quotes(text) => {
+                self.byte(b'"');
+                for &b in text {
+                    if b == b'"' {
+                        self.byte(b'"');
+                    }
+                    self.byte(b);
+                }
+                self.byte(b'"');
+            }
+            Text::Free(text) => self.copy(text),
         }
     }
 }
 
 /// Each status's name, by `Status as usize` (the order of [`Status::ALL`]), padded to a
 /// fixed size, and its length.
-static STATUS_NAMES: [([u8; 10], usize); 5] = {
-    let mut t = [([0u8; 10], 0); 5];
+static STATUS_NAMES: [([u8; STATUS], usize); 5] = {
+    let mut t = [([0u8; STATUS], 0); 5];
     let mut i = 0;
     while i < Status::ALL.len() {
         let name = Status::ALL[i].as_str().as_bytes();
@@ -579,13 +629,17 @@ mod tests {
             };
             for v in &values {
                 fill(&mut rows);
-                rows.number(*v);
+                let mut at = rows.cursor(NUMBER);
+                at.number(*v);
+                rows.used = at.at;
                 assert_eq!(&rows.as_slice()[start..], v.to_string().as_bytes(), "{v}");
             }
             for (i, status) in Status::ALL.into_iter().enumerate() {
                 assert_eq!(status as usize, i);
                 fill(&mut rows);
-                rows.status(status);
+                let mut at = rows.cursor(STATUS);
+                at.status(status);
+                rows.used = at.at;
                 assert_eq!(&rows.as_slice()[start..], status.as_str().as_bytes());
             }
         }

@@ -178,23 +178,36 @@ impl Buffered {
     }
 }
 
+impl Buffered {
+    /// Read the next bytes into the buffer (all read before were consumed).
+    #[cold]
+    fn refill(&mut self) -> io::Result<()> {
+        let size = self.buf.len();
+        if size == 0 {
+            self.buf.resize(FIRST_BUFFER, 0);
+        } else if self.filled == size && size < BUFFER {
+            // The last read filled it: the input comes in large reads.
+            self.buf.resize((2 * size).min(BUFFER), 0);
+        }
+        self.pos = 0;
+        self.filled = 0;
+        self.filled = self.inner.read(&mut self.buf)?;
+        Ok(())
+    }
+}
+
 impl BufRead for Buffered {
+    /// The unread bytes, read first if there are none: inlined, as the readers ask
+    /// once per line.
+    #[inline]
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pos >= self.filled {
-            let size = self.buf.len();
-            if size == 0 {
-                self.buf.resize(FIRST_BUFFER, 0);
-            } else if self.filled == size && size < BUFFER {
-                // The last read filled it: the input comes in large reads.
-                self.buf.resize((2 * size).min(BUFFER), 0);
-            }
-            self.pos = 0;
-            self.filled = 0;
-            self.filled = self.inner.read(&mut self.buf)?;
+            self.refill()?;
         }
         Ok(&self.buf[self.pos..self.filled])
     }
 
+    #[inline]
     fn consume(&mut self, amount: usize) {
         self.pos = (self.pos + amount).min(self.filled);
     }

@@ -689,20 +689,21 @@ impl State {
             (u[0] & ANTI[0]) | (u[1] & ANTI[1]) | (u[2] & ANTI[2]),
         ];
         let mut changed = false;
+        // The digits to scan, found without a branch per digit (which digits changed
+        // is close to random, so such branches mispredict often).
+        let mut todo = 0u32;
         for d in 0..9 {
             let k = d * 3;
+            let diff = (self.cand[k] & DIAG_BOXES[0]) ^ self.hseen[k]
+                | (self.cand[k + 1] & DIAG_BOXES[1]) ^ self.hseen[k + 1]
+                | (self.cand[k + 2] & DIAG_BOXES[2]) ^ self.hseen[k + 2];
+            todo |= u32::from(diff != 0) << d;
+        }
+        while todo != 0 {
+            let d = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let k = d * 3;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-            let seen = [
-                w[0] & DIAG_BOXES[0],
-                w[1] & DIAG_BOXES[1],
-                w[2] & DIAG_BOXES[2],
-            ];
-            if seen[0] == self.hseen[k]
-                && seen[1] == self.hseen[k + 1]
-                && seen[2] == self.hseen[k + 2]
-            {
-                continue;
-            }
             let all = |m: u32| m.wrapping_neg();
             // Boxes whose places lie on the diagonal (rest empty).
             let zm = [

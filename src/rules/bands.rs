@@ -144,6 +144,35 @@ const DIAG_BOXES: [u32; 3] = [
     MAIN[2] | ANTI[2] | MAIN_REST[2] | ANTI_REST[2],
 ];
 
+/// For a slot's band, and which diagonals (bit 0 main, bit 1 anti) have the slot's
+/// digit placed in that band: what the digit keeps in the slot's other two bands (in
+/// the order of [`SLOT_BANDS`]): the diagonals' parts there go.
+static DIAG_KEEP: [[[u32; 2]; 4]; 3] = {
+    let mut t = [[[BAND; 2]; 4]; 3];
+    let mut band = 0;
+    while band < 3 {
+        let mut on = 0;
+        while on < 4 {
+            let mut i = 0;
+            while i < 2 {
+                let other = (band + 1 + i) % 3;
+                let mut gone = 0;
+                if on & 1 != 0 {
+                    gone |= MAIN[other];
+                }
+                if on & 2 != 0 {
+                    gone |= ANTI[other];
+                }
+                t[band][on][i] = BAND & !gone;
+                i += 1;
+            }
+            on += 1;
+        }
+        band += 1;
+    }
+    t
+};
+
 /// For each bit of a band word, the band whose part of the main (`[0]`) or
 /// anti-diagonal (`[1]`) uses it; 3 for bits on neither.
 const DIAG_BAND: [[u8; 27]; 2] = {
@@ -184,6 +213,9 @@ pub(crate) struct Kinds {
     /// The diagonals are the only extra houses: [`State::diagonals`] does their work
     /// with masks instead of [`State::extra_houses`].
     x_only: bool,
+    /// The diagonals are the only rule beyond the classic ones: settling takes a
+    /// placed digit from its diagonals ([`State::settle`]).
+    x_alone: bool,
 }
 
 /// The band tables of one rule set (boxes kept), built once per rule set.
@@ -270,6 +302,7 @@ impl Tables {
             moves: v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing),
             diagonals: v.rules().contains(Rule::X),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
+            x_alone: v.rules() == super::RuleSet::only(Rule::X),
         };
         Tables {
             xpeers,
@@ -412,8 +445,14 @@ impl State {
     /// The tables are the classic engine's ([`SLOT_TABLES`]: the same rules, their
     /// entries side by side so that the placed cells are two parallel lookups), and
     /// with `pext` the row/box map is one PEXT.
+    ///
+    /// With `X` (the diagonals are the only rule beyond the classic ones), a digit
+    /// placed on a diagonal also leaves the diagonal's parts in the other two bands
+    /// here, with the column claims on them, instead of in a pass over the placed
+    /// cells afterwards ([`State::place_extra`], whose branches mispredict often);
+    /// the diagonal's part in this band lies in the placed cell's box.
     #[inline(always)]
-    fn settle(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
+    fn settle<const X: bool>(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
         let st = &SLOT_TABLES;
         let a = self.cand[k];
         let map = if pext {
@@ -433,13 +472,22 @@ impl State {
         let [keep, one_column_cells] = st.by_columns[cols];
         let (band, b1, b2) = SLOT_BANDS[k];
         let band = usize::from(band);
+        let placed = forced_cells & one_column_cells & a;
         // The same digit's other two bands.
         let (b1, b2) = (usize::from(b1), usize::from(b2));
+        let (mut keep1, mut keep2) = (keep, keep);
+        if X {
+            // A table lookup, not selects: the compiler made branches of those.
+            let on =
+                usize::from(placed & MAIN[band] != 0) | usize::from(placed & ANTI[band] != 0) << 1;
+            let [x1, x2] = DIAG_KEEP[band][on];
+            keep1 &= x1;
+            keep2 &= x2;
+        }
         let (c1, c2) = (self.cand[b1], self.cand[b2]);
-        self.cand[b1] = c1 & keep;
-        self.cand[b2] = c2 & keep;
-        let marks = u32::from(c1 & !keep != 0) << b1 | u32::from(c2 & !keep != 0) << b2;
-        let placed = forced_cells & one_column_cells & a;
+        self.cand[b1] = c1 & keep1;
+        self.cand[b2] = c2 & keep2;
+        let marks = u32::from(c1 & !keep1 != 0) << b1 | u32::from(c2 & !keep2 != 0) << b2;
         // Placed cells leave the other digits: nine masked stores (the slot's own
         // restored) cost less than a branch on whether anything is newly placed.
         self.unsolved[band] &= !placed;
@@ -458,7 +506,7 @@ impl State {
     /// scan of 27 words, once or twice per propagation round, was a third of the
     /// instructions on x puzzles.
     #[inline(always)]
-    fn settle_all(&mut self, pext: bool) -> Result<(), Dead> {
+    fn settle_all<const X: bool>(&mut self, pext: bool) -> Result<(), Dead> {
         let mut changed = std::mem::take(&mut self.dirty);
         debug_assert_eq!(
             changed_slots(&self.cand, &self.seen) & !changed,
@@ -471,7 +519,7 @@ impl State {
             while snapshot != 0 {
                 let k = snapshot.trailing_zeros() as usize;
                 snapshot &= snapshot - 1;
-                changed = (changed | self.settle(k, pext)?) & !(1 << k);
+                changed = (changed | self.settle::<X>(k, pext)?) & !(1 << k);
             }
         }
         Ok(())
@@ -879,13 +927,13 @@ impl State {
     /// Propagate until nothing more follows without guessing; `false` on a
     /// contradiction.
     #[inline(always)]
-    fn propagate<const HOUSES: bool, const PEERS: bool, const NC: bool>(
+    fn propagate<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
         &mut self,
         t: &Tables,
         all_peers: &[[u32; 3]; CELLS],
     ) -> Result<(), Dead> {
         loop {
-            self.settle_all(t.pext)?;
+            self.settle_all::<X>(t.pext)?;
             let extra = (PEERS || NC) && self.place_extra::<NC>(t);
             if self.naked_singles()? | extra {
                 continue;
@@ -1026,7 +1074,7 @@ struct Branch {
 /// The search: depth first, the other branch of each guess on `stack`. Returns
 /// (solutions found up to `limit`, guesses made).
 #[inline(always)]
-fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
+fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
     t: &Tables,
     all_peers: &[[u32; 3]; CELLS],
     grid: &Grid,
@@ -1040,7 +1088,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
         return (0, 0);
     };
     loop {
-        if cur.propagate::<HOUSES, PEERS, NC>(t, all_peers).is_ok() {
+        if cur.propagate::<HOUSES, PEERS, NC, X>(t, all_peers).is_ok() {
             if cur.is_solved() {
                 found(cur.grid());
                 solutions += 1;
@@ -1151,13 +1199,17 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
+        if k.x_alone {
+            // The diagonals' peers are taken in settling (see `State::settle`).
+            return run::<true, false, false, true>(t, p, grid, s, limit, found);
+        }
         match (k.houses, k.peers, k.nc) {
-            (false, false, false) => run::<false, false, false>(t, p, grid, s, limit, found),
-            (false, false, true) => run::<false, false, true>(t, p, grid, s, limit, found),
-            (false, true, false) => run::<false, true, false>(t, p, grid, s, limit, found),
-            (false, true, true) => run::<false, true, true>(t, p, grid, s, limit, found),
-            (true, _, false) => run::<true, true, false>(t, p, grid, s, limit, found),
-            (true, _, true) => run::<true, true, true>(t, p, grid, s, limit, found),
+            (false, false, false) => run::<false, false, false, false>(t, p, grid, s, limit, found),
+            (false, false, true) => run::<false, false, true, false>(t, p, grid, s, limit, found),
+            (false, true, false) => run::<false, true, false, false>(t, p, grid, s, limit, found),
+            (false, true, true) => run::<false, true, true, false>(t, p, grid, s, limit, found),
+            (true, _, false) => run::<true, true, false, false>(t, p, grid, s, limit, found),
+            (true, _, true) => run::<true, true, true, false>(t, p, grid, s, limit, found),
         }
     }
 }

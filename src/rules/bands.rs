@@ -7,21 +7,23 @@
 //!
 //! - A digit sits once in each row and once in each box of a band, so the band's rows
 //!   and boxes are matched by one of six permutations. Which (row, box) *segments* some
-//!   permutation can use ([`KEEP_CELLS`]) is pointing and claiming in one step; the
-//!   segments all of them use ([`FORCED`]) hold the digit for certain, and a forced
-//!   segment whose box has a single column left is a placed cell.
+//!   permutation can use is pointing and claiming in one step; the segments all of
+//!   them use hold the digit for certain, and a forced segment whose box has a single
+//!   column left is a placed cell.
 //! - A box whose stack offers a single column claims that column from the other two
-//!   bands ([`OTHER_BANDS_KEEP`]), which also carries every placed digit down its column.
+//!   bands, which also carries every placed digit down its column.
 //! - A column that only one band can supply makes that band's box use it
 //!   ([`OWN_COLUMN_KEEP`]): hidden singles in columns come out of this.
 //!
 //! The idea is the classic engine's (`crate::solver`), and so is the slot layout, with
-//! its table of each slot's bands and its changed-slot scan, which are shared; the rest
-//! of the code and tables is written for this module, and extended with what the
-//! variant rules add:
+//! its table of each slot's bands and the tables of the first two rules
+//! (`SLOT_TABLES`), which are shared; as there, settling takes the changed slots from
+//! marks set by whatever changed them. The rest of the code and tables is written for
+//! this module, and extended with what the variant rules add:
 //!
 //! - *Extra peers* (diagonal and window mates, knight and king neighbours): each placed
-//!   cell takes its digit from them once (`xdone` remembers which cells did);
+//!   cell takes its digit from them once (`xdone` remembers which cells did; under
+//!   the diagonals alone this is done in settling, see [`State::settle`]);
 //!   non-consecutive takes the digit's neighbours out of `digit ± 1`, and more generally
 //!   every cell whose candidates are all next to `d` takes `d` from its orthogonal
 //!   neighbours.
@@ -49,130 +51,13 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::grid::{Grid, CELLS};
-use crate::solver::{changed_slots, SLOT_BANDS};
+use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 
 use super::table::{HouseKind, Variant};
 use super::Rule;
 
 /// The 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
-
-/// The six ways to match a band's rows (index) with its boxes (value).
-const PERMUTATIONS: [[u32; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
-/// For the 9 bits of one row of a band, which of its three segments are non-empty.
-static ROW_SEGMENTS: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = ((x & 7 != 0) as u8)
-            | (((x >> 3) & 7 != 0) as u8) << 1
-            | (((x >> 6) & 7 != 0) as u8) << 2;
-        x += 1;
-    }
-    t
-};
-
-/// The cells of a set of segments (bit `row * 3 + box`).
-const fn segment_cells(segments: u32) -> u32 {
-    let mut cells = 0;
-    let mut i = 0;
-    while i < 9 {
-        if segments >> i & 1 != 0 {
-            cells |= 7 << ((i / 3) * 9 + (i % 3) * 3);
-        }
-        i += 1;
-    }
-    cells
-}
-
-/// The segments each permutation uses.
-const fn permutation_segments(p: usize) -> u32 {
-    let perm = PERMUTATIONS[p];
-    1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2])
-}
-
-/// The cells of each set of segments.
-static SEGMENT_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = segment_cells(x as u32);
-        x += 1;
-    }
-    t
-};
-
-/// For a segment map (bit `row * 3 + box`: the row has a candidate in the box), the
-/// cells of every segment some fitting permutation uses; `0` when none fits.
-static KEEP_CELLS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut map = 0;
-    while map < 512 {
-        let mut keep = 0;
-        let mut p = 0;
-        while p < 6 {
-            let s = permutation_segments(p);
-            if s & map as u32 == s {
-                keep |= s;
-            }
-            p += 1;
-        }
-        t[map] = segment_cells(keep);
-        map += 1;
-    }
-    t
-};
-
-/// For a segment map, the segments every fitting permutation uses (`0` if none fits).
-static FORCED: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut map = 0;
-    while map < 512 {
-        let mut forced = 0x1FF;
-        let mut any = false;
-        let mut p = 0;
-        while p < 6 {
-            let s = permutation_segments(p);
-            if s & map as u32 == s {
-                forced &= s;
-                any = true;
-            }
-            p += 1;
-        }
-        t[map] = if any { forced as u16 } else { 0 };
-        map += 1;
-    }
-    t
-};
-
-/// For the 9-bit set of columns a digit has in a band: the segments of every box whose
-/// stack offers a single column (a forced segment there is a single cell).
-static ONE_COLUMN_SEGMENTS: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut cols = 0;
-    while cols < 512 {
-        let mut segs = 0u16;
-        let mut j = 0;
-        while j < 3 {
-            let c3 = (cols >> (3 * j)) & 7;
-            if c3 != 0 && c3 & (c3 - 1) == 0 {
-                segs |= 0b001_001_001 << j;
-            }
-            j += 1;
-        }
-        t[cols] = segs;
-        cols += 1;
-    }
-    t
-};
 
 /// A set of columns spread over the three rows of a band.
 const fn spread(cols: u32) -> u32 {
@@ -184,27 +69,6 @@ const fn spread(cols: u32) -> u32 {
 fn fold(word: u32) -> u32 {
     (word | word >> 9 | word >> 18) & 0x1FF
 }
-
-/// For the columns a digit has in a band: what the digit keeps in the other bands (a
-/// stack with a single column here takes that column from them).
-static OTHER_BANDS_KEEP: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut cols = 0;
-    while cols < 512 {
-        let mut drop = 0;
-        let mut j = 0;
-        while j < 3 {
-            let c3 = (cols >> (3 * j)) & 7;
-            if c3 != 0 && c3 & (c3 - 1) == 0 {
-                drop |= c3 << (3 * j);
-            }
-            j += 1;
-        }
-        t[cols] = BAND & !spread(drop as u32);
-        cols += 1;
-    }
-    t
-};
 
 /// For the columns only this band can supply a digit: what the digit keeps in this
 /// band (the box of such a column uses it, so the box's other columns go; two such
@@ -245,15 +109,6 @@ static ROW_BOX: [u32; 27] = {
     t
 };
 
-/// The segment map of a band word: bit `row * 3 + box` when the row has a candidate in
-/// the box.
-#[inline(always)]
-fn segment_map(a: u32) -> usize {
-    usize::from(ROW_SEGMENTS[(a & 0x1FF) as usize])
-        | usize::from(ROW_SEGMENTS[((a >> 9) & 0x1FF) as usize]) << 3
-        | usize::from(ROW_SEGMENTS[(a >> 18) as usize]) << 6
-}
-
 /// `x` without its lowest set bit.
 #[inline(always)]
 fn clear_lowest(x: u32) -> u32 {
@@ -289,6 +144,35 @@ const DIAG_BOXES: [u32; 3] = [
     MAIN[1] | ANTI[1] | MAIN_REST[1] | ANTI_REST[1],
     MAIN[2] | ANTI[2] | MAIN_REST[2] | ANTI_REST[2],
 ];
+
+/// For a slot's band, and which diagonals (bit 0 main, bit 1 anti) have the slot's
+/// digit placed in that band: what the digit keeps in the slot's other two bands (in
+/// the order of [`SLOT_BANDS`]): the diagonals' parts there go.
+static DIAG_KEEP: [[[u32; 2]; 4]; 3] = {
+    let mut t = [[[BAND; 2]; 4]; 3];
+    let mut band = 0;
+    while band < 3 {
+        let mut on = 0;
+        while on < 4 {
+            let mut i = 0;
+            while i < 2 {
+                let other = (band + 1 + i) % 3;
+                let mut gone = 0;
+                if on & 1 != 0 {
+                    gone |= MAIN[other];
+                }
+                if on & 2 != 0 {
+                    gone |= ANTI[other];
+                }
+                t[band][on][i] = BAND & !gone;
+                i += 1;
+            }
+            on += 1;
+        }
+        band += 1;
+    }
+    t
+};
 
 /// For each bit of a band word, the band whose part of the main (`[0]`) or
 /// anti-diagonal (`[1]`) uses it; 3 for bits on neither.
@@ -330,6 +214,9 @@ pub(crate) struct Kinds {
     /// The diagonals are the only extra houses: [`State::diagonals`] does their work
     /// with masks instead of [`State::extra_houses`].
     x_only: bool,
+    /// The diagonals are the only rule beyond the classic ones: settling takes a
+    /// placed digit from its diagonals ([`State::settle`]).
+    x_alone: bool,
 }
 
 /// The band tables of one rule set (boxes kept), built once per rule set.
@@ -359,6 +246,10 @@ pub(crate) struct Tables {
     /// peers of that cell, per band (see [`State::diagonals`]).
     diag_peers: Box<[[[u32; 3]; 27]; 2]>,
     kinds: Kinds,
+    /// Settling takes a slot's row/box map by one PEXT: set only when the CPU has a
+    /// fast BMI2 PEXT (`crate::solver::bmi2`), and read only in the search compiled
+    /// with BMI2.
+    pext: bool,
 }
 
 impl Tables {
@@ -412,6 +303,7 @@ impl Tables {
             moves: v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing),
             diagonals: v.rules().contains(Rule::X),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
+            x_alone: v.rules() == super::RuleSet::only(Rule::X),
         };
         Tables {
             xpeers,
@@ -432,6 +324,7 @@ impl Tables {
                 })
             })),
             kinds,
+            pext: false,
         }
     }
 }
@@ -459,6 +352,10 @@ pub(crate) struct State {
     pairs: [u32; 3],
     /// Placed cells whose extra peers have lost the digit.
     xdone: [u32; 3],
+    /// The slots (bit `k`) that may differ from `seen`: whatever changes a word marks
+    /// its slot, so settling need not compare all 27 words to find them (extra bits
+    /// cost a settle, never a wrong result).
+    dirty: u32,
 }
 
 impl State {
@@ -474,24 +371,34 @@ impl State {
             unsolved: [BAND; 3],
             pairs: [0; 3],
             xdone: [0; 3],
+            dirty: (1 << 27) - 1,
         };
+        // The givens per digit (index 0: the empty cells) and band, then each slot's
+        // word at once: no branch per cell, which mispredicted often.
+        let mut given = [[0u32; 3]; 10];
         for (cell, &digit) in grid.cells().iter().enumerate() {
-            if digit != 0 {
-                let (band, i) = (cell / 27, cell % 27);
-                let k = usize::from(digit - 1) * 3 + band;
-                if s.cand[k] >> i & 1 == 0 {
-                    return None;
+            given[usize::from(digit)][cell / 27] |= 1 << (cell % 27);
+        }
+        let mut bad = false;
+        for band in 0..3 {
+            let filled = BAND & !given[0][band];
+            s.unsolved[band] = given[0][band];
+            for d in 0..9 {
+                let g = given[d + 1][band];
+                let mut peers = 0;
+                for r in 0..3 {
+                    let row = g >> (9 * r) & 0x1FF;
+                    bad |= clear_lowest(row) != 0;
+                    peers |= (0x1FF << (9 * r)) & u32::from(row != 0).wrapping_neg();
+                    let boxed = g & spread(7 << (3 * r));
+                    bad |= clear_lowest(boxed) != 0;
+                    peers |= spread(7 << (3 * r)) & u32::from(boxed != 0).wrapping_neg();
                 }
-                s.assign(k, i);
-                s.unsolved[band] &= !(1 << i);
-                let mut other = band;
-                while other < 27 {
-                    if other != k {
-                        s.cand[other] &= !(1 << i);
-                    }
-                    other += 3;
-                }
+                s.cand[d * 3 + band] = (BAND & !peers & !filled) | g;
             }
+        }
+        if bad {
+            return None;
         }
         Some(s)
     }
@@ -502,6 +409,15 @@ impl State {
     #[inline(always)]
     fn assign(&mut self, k: usize, i: usize) {
         self.cand[k] = (self.cand[k] & !ROW_BOX[i]) | 1 << i;
+        self.dirty |= 1 << k;
+    }
+
+    /// Take `cells` from slot `k`, marking it if anything went.
+    #[inline(always)]
+    fn remove(&mut self, k: usize, cells: u32) {
+        let word = self.cand[k];
+        self.cand[k] = word & !cells;
+        self.dirty |= u32::from(word & cells != 0) << k;
     }
 
     /// The digits (bit `d`) a cell of a band may hold.
@@ -533,48 +449,90 @@ impl State {
     }
 
     /// Settle one slot: row/box matching, the column claims on the other bands, and
-    /// the cells it newly places leave the other digits.
+    /// the cells it newly places leave the other digits. Returns the other slots it
+    /// changed.
+    ///
+    /// The tables are the classic engine's ([`SLOT_TABLES`]: the same rules, their
+    /// entries side by side so that the placed cells are two parallel lookups), and
+    /// with `pext` the row/box map is one PEXT.
+    ///
+    /// With `X` (the diagonals are the only rule beyond the classic ones), a digit
+    /// placed on a diagonal also leaves the diagonal's parts in the other two bands
+    /// here, with the column claims on them, instead of in a pass over the placed
+    /// cells afterwards ([`State::place_extra`], whose branches mispredict often);
+    /// the diagonal's part in this band lies in the placed cell's box.
     #[inline(always)]
-    fn settle(&mut self, k: usize) -> Result<(), Dead> {
+    fn settle<const X: bool>(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
+        let st = &SLOT_TABLES;
         let a = self.cand[k];
-        let map = segment_map(a);
-        let a = a & KEEP_CELLS[map];
+        let map = if pext {
+            segment_map_bmi2(a)
+        } else {
+            usize::from(st.segments[(a & 0x1FF) as usize])
+                | usize::from(st.segments[((a >> 9) & 0x1FF) as usize]) << 3
+                | usize::from(st.segments[(a >> 18) as usize]) << 6
+        };
+        let [consistent, forced_cells] = st.by_map[map];
+        let a = a & consistent;
         if a == 0 {
             return Err(Dead);
         }
         self.seen[k] = a;
         let cols = fold(a) as usize;
-        let keep = OTHER_BANDS_KEEP[cols];
+        let [keep, one_column_cells] = st.by_columns[cols];
         let (band, b1, b2) = SLOT_BANDS[k];
         let band = usize::from(band);
+        let placed = forced_cells & one_column_cells & a;
         // The same digit's other two bands.
-        self.cand[usize::from(b1)] &= keep;
-        self.cand[usize::from(b2)] &= keep;
-        let placed = SEGMENT_CELLS[usize::from(FORCED[map] & ONE_COLUMN_SEGMENTS[cols])] & a;
+        let (b1, b2) = (usize::from(b1), usize::from(b2));
+        let (mut keep1, mut keep2) = (keep, keep);
+        if X {
+            // A table lookup, not selects: the compiler made branches of those.
+            let on =
+                usize::from(placed & MAIN[band] != 0) | usize::from(placed & ANTI[band] != 0) << 1;
+            let [x1, x2] = DIAG_KEEP[band][on];
+            keep1 &= x1;
+            keep2 &= x2;
+        }
+        let (c1, c2) = (self.cand[b1], self.cand[b2]);
+        self.cand[b1] = c1 & keep1;
+        self.cand[b2] = c2 & keep2;
+        let marks = u32::from(c1 & !keep1 != 0) << b1 | u32::from(c2 & !keep2 != 0) << b2;
         // Placed cells leave the other digits: nine masked stores (the slot's own
         // restored) cost less than a branch on whether anything is newly placed.
         self.unsolved[band] &= !placed;
+        let mut band_marks = 0;
         for d in 0..9 {
-            self.cand[d * 3 + band] &= !placed;
+            let word = self.cand[d * 3 + band];
+            self.cand[d * 3 + band] = word & !placed;
+            band_marks |= u32::from(word & placed != 0) << (3 * d);
         }
         self.cand[k] = a;
-        Ok(())
+        Ok(marks | band_marks << band)
     }
 
-    /// Settle every changed slot until none changes.
+    /// Settle every changed slot until none changes. The changed slots are the
+    /// marked ones (`dirty`), not found by comparing every word with `seen`: that
+    /// scan of 27 words, once or twice per propagation round, was a third of the
+    /// instructions on x puzzles.
     #[inline(always)]
-    fn settle_all(&mut self) -> Result<(), Dead> {
-        loop {
-            let mut changed = changed_slots(&self.cand, &self.seen);
-            if changed == 0 {
-                return Ok(());
-            }
-            while changed != 0 {
-                let k = changed.trailing_zeros() as usize;
-                changed &= changed - 1;
-                self.settle(k)?;
+    fn settle_all<const X: bool>(&mut self, pext: bool) -> Result<(), Dead> {
+        let mut changed = std::mem::take(&mut self.dirty);
+        debug_assert_eq!(
+            changed_slots(&self.cand, &self.seen) & !changed,
+            0,
+            "a changed slot not marked"
+        );
+        while changed != 0 {
+            let mut snapshot = changed;
+            changed = 0;
+            while snapshot != 0 {
+                let k = snapshot.trailing_zeros() as usize;
+                snapshot &= snapshot - 1;
+                changed = (changed | self.settle::<X>(k, pext)?) & !(1 << k);
             }
         }
+        Ok(())
     }
 
     /// Place every open cell with one candidate; note the cells with two. `Ok(true)`
@@ -627,7 +585,9 @@ impl State {
             let n0 = a0 & OWN_COLUMN_KEEP[(p0 & !(p1 | p2)) as usize];
             let n1 = a1 & OWN_COLUMN_KEEP[(p1 & !(p0 | p2)) as usize];
             let n2 = a2 & OWN_COLUMN_KEEP[(p2 & !(p0 | p1)) as usize];
-            changed |= (n0 != a0) | (n1 != a1) | (n2 != a2);
+            let marks = u32::from(n0 != a0) | u32::from(n1 != a1) << 1 | u32::from(n2 != a2) << 2;
+            changed |= marks != 0;
+            self.dirty |= marks << k;
             self.cand[k] = n0;
             self.cand[k + 1] = n1;
             self.cand[k + 2] = n2;
@@ -655,16 +615,16 @@ impl State {
                     m &= m - 1;
                     let x = &t.xpeers[cell];
                     for b in 0..3 {
-                        self.cand[d * 3 + b] &= !x[b];
+                        self.remove(d * 3 + b, x[b]);
                     }
                     if NC {
                         let o = &t.orth[cell];
                         for b in 0..3 {
                             if d > 0 {
-                                self.cand[(d - 1) * 3 + b] &= !o[b];
+                                self.remove((d - 1) * 3 + b, o[b]);
                             }
                             if d < 8 {
-                                self.cand[(d + 1) * 3 + b] &= !o[b];
+                                self.remove((d + 1) * 3 + b, o[b]);
                             }
                         }
                     }
@@ -697,6 +657,7 @@ impl State {
                         let gone = c[b] & away[b];
                         if gone != 0 {
                             self.cand[k + b] &= !gone;
+                            self.dirty |= 1 << (k + b);
                             changed = true;
                         }
                     }
@@ -751,6 +712,7 @@ impl State {
                     let gone = self.cand[k + b] & seen[b] & self.unsolved[b];
                     if gone != 0 {
                         self.cand[k + b] &= !gone;
+                        self.dirty |= 1 << (k + b);
                         changed = true;
                     }
                 }
@@ -785,20 +747,21 @@ impl State {
             (u[0] & ANTI[0]) | (u[1] & ANTI[1]) | (u[2] & ANTI[2]),
         ];
         let mut changed = false;
+        // The digits to scan, found without a branch per digit (which digits changed
+        // is close to random, so such branches mispredict often).
+        let mut todo = 0u32;
         for d in 0..9 {
             let k = d * 3;
+            let diff = (self.cand[k] & DIAG_BOXES[0]) ^ self.hseen[k]
+                | (self.cand[k + 1] & DIAG_BOXES[1]) ^ self.hseen[k + 1]
+                | (self.cand[k + 2] & DIAG_BOXES[2]) ^ self.hseen[k + 2];
+            todo |= u32::from(diff != 0) << d;
+        }
+        while todo != 0 {
+            let d = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let k = d * 3;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-            let seen = [
-                w[0] & DIAG_BOXES[0],
-                w[1] & DIAG_BOXES[1],
-                w[2] & DIAG_BOXES[2],
-            ];
-            if seen[0] == self.hseen[k]
-                && seen[1] == self.hseen[k + 1]
-                && seen[2] == self.hseen[k + 2]
-            {
-                continue;
-            }
             let all = |m: u32| m.wrapping_neg();
             // Boxes whose places lie on the diagonal (rest empty).
             let zm = [
@@ -830,24 +793,30 @@ impl State {
                 if x == 0 {
                     return Err(Dead);
                 }
-                if x & open[h] != x {
-                    // Placed on this diagonal already.
-                    continue;
-                }
+                // Without branches, which mispredict often here: masks that are all
+                // ones when the case holds. Nothing when the digit is placed on this
+                // diagonal already.
+                let active = all(u32::from(x & open[h] == x));
                 let p = x.trailing_zeros() as usize;
                 let rest = clear_lowest(x);
-                if rest == 0 {
-                    let b = usize::from(DIAG_BAND[h][p]);
-                    n[b] = (n[b] & !ROW_BOX[p]) | 1 << p;
-                } else if clear_lowest(rest) == 0 {
-                    let q = rest.trailing_zeros() as usize;
-                    let (sp, sq) = (&t.diag_peers[h][p], &t.diag_peers[h][q]);
-                    for b in 0..3 {
-                        n[b] &= !(sp[b] & sq[b] & u[b]);
-                    }
+                // The second place (32 & 31, cell 0, when there is none: unused then).
+                let q = (rest.trailing_zeros() & 31) as usize;
+                let single = active & all(u32::from(rest == 0));
+                let pair = active & all(u32::from(rest != 0 && clear_lowest(rest) == 0));
+                let (sp, sq) = (&t.diag_peers[h][p], &t.diag_peers[h][q]);
+                for b in 0..3 {
+                    // A single place: placed (it is in one band's part only).
+                    let cell = n[b] & diag[b] & single;
+                    let rowbox = ROW_BOX[p] & all(u32::from(cell != 0));
+                    // Two places: what sees both loses the digit.
+                    n[b] = (n[b] & !(rowbox | (sp[b] & sq[b] & u[b] & pair))) | cell;
                 }
             }
-            changed |= (n[0] != w[0]) | (n[1] != w[1]) | (n[2] != w[2]);
+            let marks = u32::from(n[0] != w[0])
+                | u32::from(n[1] != w[1]) << 1
+                | u32::from(n[2] != w[2]) << 2;
+            changed |= marks != 0;
+            self.dirty |= marks << k;
             self.cand[k] = n[0];
             self.cand[k + 1] = n[1];
             self.cand[k + 2] = n[2];
@@ -899,6 +868,7 @@ impl State {
                     let gone = w[b] & seen[b] & self.unsolved[b];
                     if gone != 0 {
                         self.cand[k + b] &= !gone;
+                        self.dirty |= 1 << (k + b);
                         changed = true;
                     }
                 }
@@ -956,6 +926,7 @@ impl State {
                 let gone = self.cand[k] & n & self.unsolved[b];
                 if gone != 0 {
                     self.cand[k] &= !gone;
+                    self.dirty |= 1 << k;
                     changed = true;
                 }
             }
@@ -966,13 +937,13 @@ impl State {
     /// Propagate until nothing more follows without guessing; `false` on a
     /// contradiction.
     #[inline(always)]
-    fn propagate<const HOUSES: bool, const PEERS: bool, const NC: bool>(
+    fn propagate<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
         &mut self,
         t: &Tables,
         all_peers: &[[u32; 3]; CELLS],
     ) -> Result<(), Dead> {
         loop {
-            self.settle_all()?;
+            self.settle_all::<X>(t.pext)?;
             let extra = (PEERS || NC) && self.place_extra::<NC>(t);
             if self.naked_singles()? | extra {
                 continue;
@@ -1014,7 +985,11 @@ impl State {
     /// on x and windoku and changes nothing where every cell has extra peers.
     #[inline(always)]
     fn branch(&self, t: &Tables) -> Branch {
-        if t.kinds.diagonals {
+        if t.kinds.x_only {
+            if let Some(branch) = self.branch_diagonals() {
+                return branch;
+            }
+        } else if t.kinds.diagonals {
             for d in 0..9 {
                 let k = d * 3;
                 for h in &t.houses {
@@ -1071,6 +1046,62 @@ impl State {
         }
     }
 
+    /// [`State::branch`]'s first choice when the diagonals are the only extra houses:
+    /// the first digit, in the main diagonal before the anti-diagonal, that has two
+    /// places left in a diagonal where it is not placed. The digits and diagonals
+    /// are all tested, into a mask, instead of by a branch each (which mispredicted
+    /// often).
+    #[inline(always)]
+    fn branch_diagonals(&self) -> Option<Branch> {
+        let u = self.unsolved;
+        let open = [
+            (u[0] & MAIN[0]) | (u[1] & MAIN[1]) | (u[2] & MAIN[2]),
+            (u[0] & ANTI[0]) | (u[1] & ANTI[1]) | (u[2] & ANTI[2]),
+        ];
+        let on = |d: usize, diag: &[u32; 3]| {
+            let k = d * 3;
+            (self.cand[k] & diag[0]) | (self.cand[k + 1] & diag[1]) | (self.cand[k + 2] & diag[2])
+        };
+        let mut hits = 0u32;
+        for d in 0..9 {
+            for (h, diag) in [MAIN, ANTI].iter().enumerate() {
+                let x = on(d, diag);
+                hits |= u32::from(x & !open[h] == 0 && x.count_ones() == 2) << (2 * d + h);
+            }
+        }
+        if hits == 0 {
+            return None;
+        }
+        let (d, h) = (
+            hits.trailing_zeros() as usize / 2,
+            hits.trailing_zeros() as usize % 2,
+        );
+        let diag = [MAIN, ANTI][h];
+        let k = d * 3;
+        // The places in band order (the bands' parts use disjoint bits).
+        let parts = [
+            self.cand[k] & diag[0],
+            self.cand[k + 1] & diag[1],
+            self.cand[k + 2] & diag[2],
+        ];
+        let b = if parts[0] != 0 {
+            0
+        } else if parts[1] != 0 {
+            1
+        } else {
+            2
+        };
+        let first = parts[b].trailing_zeros() as usize;
+        let x = on(d, &diag) & !(1 << first);
+        let second = x.trailing_zeros() as usize;
+        Some(Branch {
+            band: b,
+            cell: first,
+            digit: d,
+            other: Some((k + usize::from(DIAG_BAND[h][second]), second)),
+        })
+    }
+
     /// The cell to branch on (see [`State::branch`]).
     #[inline(always)]
     fn branch_cell(&self, t: &Tables) -> (usize, usize) {
@@ -1113,7 +1144,7 @@ struct Branch {
 /// The search: depth first, the other branch of each guess on `stack`. Returns
 /// (solutions found up to `limit`, guesses made).
 #[inline(always)]
-fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
+fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
     t: &Tables,
     all_peers: &[[u32; 3]; CELLS],
     grid: &Grid,
@@ -1127,7 +1158,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
         return (0, 0);
     };
     loop {
-        if cur.propagate::<HOUSES, PEERS, NC>(t, all_peers).is_ok() {
+        if cur.propagate::<HOUSES, PEERS, NC, X>(t, all_peers).is_ok() {
             if cur.is_solved() {
                 found(cur.grid());
                 solutions += 1;
@@ -1146,7 +1177,10 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
                     // The other side of a two-way choice placed at once: it spares a
                     // round of propagation when the search comes back to it.
                     Some((k, j)) => other.assign(k, j),
-                    None => other.cand[d * 3 + b] &= !(1 << i),
+                    None => {
+                        other.cand[d * 3 + b] &= !(1 << i);
+                        other.dirty |= 1 << (d * 3 + b);
+                    }
                 }
                 stack.push(other);
                 cur.assign(d * 3 + b, i);
@@ -1162,6 +1196,19 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool>(
     (solutions, guesses)
 }
 
+/// True when the search runs compiled with BMI2 (`crate::solver::fast_bits`) and
+/// the CPU's PEXT is fast (`crate::solver::bmi2`): settling may then use PEXT.
+fn fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::solver::fast_bits() && crate::solver::bmi2()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Band tables plus every cell's full peer set per band (for locked candidates).
 #[derive(Clone)]
 pub(crate) struct Engine {
@@ -1174,7 +1221,10 @@ impl Engine {
     /// The engine for `v` (boxes kept).
     pub(crate) fn new(v: &Variant) -> Engine {
         Engine {
-            t: Tables::new(v),
+            t: Tables {
+                pext: fast_pext(),
+                ..Tables::new(v)
+            },
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
         }
@@ -1219,13 +1269,17 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
+        if k.x_alone {
+            // The diagonals' peers are taken in settling (see `State::settle`).
+            return run::<true, false, false, true>(t, p, grid, s, limit, found);
+        }
         match (k.houses, k.peers, k.nc) {
-            (false, false, false) => run::<false, false, false>(t, p, grid, s, limit, found),
-            (false, false, true) => run::<false, false, true>(t, p, grid, s, limit, found),
-            (false, true, false) => run::<false, true, false>(t, p, grid, s, limit, found),
-            (false, true, true) => run::<false, true, true>(t, p, grid, s, limit, found),
-            (true, _, false) => run::<true, true, false>(t, p, grid, s, limit, found),
-            (true, _, true) => run::<true, true, true>(t, p, grid, s, limit, found),
+            (false, false, false) => run::<false, false, false, false>(t, p, grid, s, limit, found),
+            (false, false, true) => run::<false, false, true, false>(t, p, grid, s, limit, found),
+            (false, true, false) => run::<false, true, false, false>(t, p, grid, s, limit, found),
+            (false, true, true) => run::<false, true, true, false>(t, p, grid, s, limit, found),
+            (true, _, false) => run::<true, true, false, false>(t, p, grid, s, limit, found),
+            (true, _, true) => run::<true, true, true, false>(t, p, grid, s, limit, found),
         }
     }
 }

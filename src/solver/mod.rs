@@ -36,7 +36,8 @@ mod tail;
 
 // Shared with the box-band engine for variant rules (`crate::rules::bands`), which
 // lays its slots out the same way.
-pub(crate) use state::{changed_slots, SLOT_BANDS};
+pub(crate) use state::{changed_slots, segment_map_bmi2, SLOT_BANDS};
+pub(crate) use tables::SLOT_TABLES;
 
 use crate::grid::Grid;
 use state::State;
@@ -97,7 +98,7 @@ pub(crate) fn fast_bits() -> bool {
 /// with one PEXT (see `State::set_givens`). AMD CPUs before Zen 3 (family 0x19) have
 /// BMI2 but run PEXT in microcode, tens to hundreds of cycles instead of one or three:
 /// there the tables stay.
-fn bmi2() -> bool {
+pub(crate) fn bmi2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("bmi2") && !slow_pext()

@@ -82,14 +82,16 @@ pub(crate) fn changed_slots(cand: &[u32; 27], seen: &[u32; 27]) -> u32 {
 
 /// A band word's row/box map (bit `row * 3 + box` when the segment has a candidate),
 /// as [`SEGMENTS`] gives it a row at a time, with one PEXT. Only for states whose
-/// `bmi2` is set; inlined into the search compiled with BMI2 it is one instruction
-/// (elsewhere a call that is never made).
+/// `bmi2` is set (and in the variant band engine only when its tables' `pext` is,
+/// which is likewise set only when the CPU has BMI2); inlined into the search compiled
+/// with BMI2 it is one instruction (elsewhere a call that is never made).
 #[inline(always)]
-fn segment_map_bmi2(a: u32) -> usize {
+pub(crate) fn segment_map_bmi2(a: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: a state's `bmi2` is set only when the CPU has BMI2 (the contract of
-        // `set_givens`), and this runs only for such states.
+        // `set_givens`), and this runs only for such states; the variant band engine
+        // calls it only when `crate::solver::bmi2()` said so.
         unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, 0o111_111_111) as usize }
     }
     #[cfg(not(target_arch = "x86_64"))]

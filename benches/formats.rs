@@ -15,9 +15,22 @@
 //! rate there is the most solving threads the writer can keep pace with: the rate over
 //! the engine's rate per thread.
 //!
-//! Data: `puzzles2_17_clue` from `../shared/data` beside the crate, or
-//! `$BULKDOKU_SHARED_DATA`; without it the bench says so and does nothing.
-//! `BULKDOKU_BENCH_COPIES=N` (default 20) and `BULKDOKU_BENCH_ROUNDS=N` (default 7).
+//! Every run is timed twice: by the wall clock, and by the process's CPU time (all its
+//! threads, the Parquet writer's included). With every core solving, the two ratios
+//! agree; on a shared machine, where another process takes a core now and then, the
+//! CPU ratio is the steadier one.
+//!
+//! Last, the floor under Parquet's cost (`zstd alone`): the `puzzle` and `solution`
+//! columns of the same rows, cut into pages of the writer's size, compressed with zstd
+//! at the writer's level and at the fastest levels, on one thread, by CPU time, and set
+//! against the CSV run's CPU time. Whatever else the writer does, it cannot cost less
+//! than this; when it alone exceeds a tenth of the CSV run, the ≤ 1.10 target is out of
+//! reach for zstd-compressed Parquet on those puzzles.
+//!
+//! Data: `puzzles2_17_clue` (or `BULKDOKU_BENCH_FILE=NAME`, another file of the shared
+//! sets) from `../shared/data` beside the crate, or `$BULKDOKU_SHARED_DATA`; without it
+//! the bench says so and does nothing. `BULKDOKU_BENCH_COPIES=N` (default 20) and
+//! `BULKDOKU_BENCH_ROUNDS=N` (default 7).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -26,11 +39,12 @@ use std::time::Instant;
 
 use bulkdoku::dataset::Driver;
 use bulkdoku::input::InputOptions;
-use bulkdoku::output::{self, Kept, OutputFormat};
+use bulkdoku::output::{self, parquet, Kept, OutputFormat};
 use bulkdoku::row::{SolvedRow, Status};
 use bulkdoku::solving::{solve_dataset, SolveConfig};
 use bulkdoku::{Grid, Solver};
 
+/// The dataset, unless `BULKDOKU_BENCH_FILE` names another.
 const FILE: &str = "puzzles2_17_clue";
 const FORMATS: [OutputFormat; 3] = [
     OutputFormat::Csv,
@@ -38,13 +52,47 @@ const FORMATS: [OutputFormat; 3] = [
     OutputFormat::Jsonl,
 ];
 
-fn data_file() -> Option<PathBuf> {
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).join(FILE);
+fn data_file(name: &str) -> Option<PathBuf> {
+    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).join(name);
     if beside.is_file() {
         return Some(beside);
     }
-    let from_env = PathBuf::from(std::env::var_os("BULKDOKU_SHARED_DATA")?).join(FILE);
+    let from_env = PathBuf::from(std::env::var_os("BULKDOKU_SHARED_DATA")?).join(name);
     from_env.is_file().then_some(from_env)
+}
+
+/// CPU time of this process so far (all threads), in seconds, where the system tells it.
+#[cfg(unix)]
+fn process_cpu_seconds() -> Option<f64> {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+/// CPU time of this thread so far, in seconds, where the system tells it.
+#[cfg(unix)]
+fn thread_cpu_seconds() -> Option<f64> {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+#[cfg(unix)]
+fn cpu_clock(clock: libc::clockid_t) -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call, and
+    // clock_gettime writes nothing else.
+    let status = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (status == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(unix))]
+fn process_cpu_seconds() -> Option<f64> {
+    None
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
 }
 
 fn env_number(name: &str, default: usize) -> usize {
@@ -69,8 +117,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let Some(source) = data_file() else {
-        eprintln!("formats bench: {FILE} not found (set BULKDOKU_SHARED_DATA); skipped");
+    let name = std::env::var("BULKDOKU_BENCH_FILE").unwrap_or_else(|_| FILE.to_string());
+    let Some(source) = data_file(&name) else {
+        eprintln!("formats bench: {name} not found (set BULKDOKU_SHARED_DATA); skipped");
         return;
     };
     let copies = env_number("BULKDOKU_BENCH_COPIES", 20);
@@ -107,22 +156,31 @@ fn main() {
         std::fs::remove_file(&path).unwrap();
     }
 
-    // Times: rounds of one run per format, the order reversed every other round.
+    // Times: rounds of one run per format, the order reversed every other round; each
+    // run by the wall clock and by the process's CPU time.
     let mut secs = vec![Vec::new(); FORMATS.len()];
+    let mut cpu = vec![Vec::new(); FORMATS.len()];
     for round in 0..rounds {
         let mut order: Vec<usize> = (0..FORMATS.len()).collect();
         if round % 2 == 1 {
             order.reverse();
         }
         for i in order {
-            let start = Instant::now();
+            let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
             solve(&input, FORMATS[i], std::io::sink());
             secs[i].push(start.elapsed().as_secs_f64());
+            if let (Some(a), Some(b)) = (cpu_start, process_cpu_seconds()) {
+                cpu[i].push(b - a);
+            }
         }
     }
     let ratio = |i: usize| median((0..rounds).map(|r| secs[i][r] / secs[0][r]).collect());
+    let cpu_ratio = |i: usize| {
+        (cpu[i].len() == rounds)
+            .then(|| median((0..rounds).map(|r| cpu[i][r] / cpu[0][r]).collect()))
+    };
 
-    println!("\nformats bench: {records} puzzles ({copies} × {FILE}), {rounds} alternating rounds, rows into io::sink");
+    println!("\nformats bench: {records} puzzles ({copies} × {name}), {rounds} alternating rounds, rows into io::sink");
     for (i, format) in FORMATS.iter().enumerate() {
         println!(
             "  {:<8} median {:>7.3} s  (runs: {})",
@@ -135,11 +193,21 @@ fn main() {
                 .join(" ")
         );
     }
+    if cpu[0].len() == rounds {
+        println!(
+            "  CPU time (all threads): Csv {:.3} s, Parquet {:.3} s, Jsonl {:.3} s (medians)",
+            median(cpu[0].clone()),
+            median(cpu[1].clone()),
+            median(cpu[2].clone())
+        );
+    }
+    let by_cpu = |i: usize| cpu_ratio(i).map_or(String::new(), |r| format!(", by CPU time {r:.3}"));
     println!(
-        "  Parquet ÷ CSV  {:.3}  (median of per-round ratios; target ≤ 1.10)",
-        ratio(1)
+        "  Parquet ÷ CSV  {:.3}{}  (median of per-round ratios; target ≤ 1.10)",
+        ratio(1),
+        by_cpu(1)
     );
-    println!("  JSONL ÷ CSV    {:.3}", ratio(2));
+    println!("  JSONL ÷ CSV    {:.3}{}", ratio(2), by_cpu(2));
     println!("  sizes:");
     for (name, bytes) in &sizes {
         println!(
@@ -149,21 +217,84 @@ fn main() {
         );
     }
 
-    writers_only(&text, copies, rounds);
+    let solved = solve_once(&text);
+    writers_only(&solved, copies, rounds);
+    let csv_cpu = (cpu[0].len() == rounds).then(|| median(cpu[0].clone()));
+    zstd_alone(&solved, copies, rounds, csv_cpu);
 }
 
-/// Every row of `copies` × the file, solved once, written by each format's sink into
-/// `io::sink()` alone, `rounds` times; the median rates.
-fn writers_only(text: &[u8], copies: usize, rounds: usize) {
+/// Every puzzle of `text` with its first solution and the guesses it took.
+fn solve_once(text: &[u8]) -> Vec<(Grid, Grid, u64)> {
     let mut solver = Solver::new();
-    let solved: Vec<(Grid, Grid, u64)> = String::from_utf8_lossy(text)
+    String::from_utf8_lossy(text)
         .lines()
         .filter_map(|l| Grid::parse_puzzle(l.trim_end().as_bytes()).ok())
         .filter_map(|g| {
             let outcome = solver.solve(&g, 2);
             Some((g, outcome.first?, outcome.guesses))
         })
-        .collect();
+        .collect()
+}
+
+/// The floor under Parquet's cost: the `puzzle` and `solution` columns of `copies` ×
+/// the rows, as the writer's pages hold them (values back to back, pages of
+/// [`parquet::DATA_PAGE_BYTES`]), compressed page by page with zstd on this thread;
+/// CPU time (median of `rounds`) and size per level, against `csv_cpu`, the CSV run's
+/// CPU time.
+fn zstd_alone(solved: &[(Grid, Grid, u64)], copies: usize, rounds: usize, csv_cpu: Option<f64>) {
+    let mut columns = [Vec::new(), Vec::new()];
+    let mut line = [0u8; 81];
+    for (puzzle, solution, _) in solved.iter().cycle().take(solved.len() * copies) {
+        for (column, grid) in columns.iter_mut().zip([puzzle, solution]) {
+            grid.write_line(&mut line);
+            column.extend_from_slice(&line);
+        }
+    }
+    let bytes: usize = columns.iter().map(Vec::len).sum();
+    println!(
+        "  zstd alone on the puzzle and solution columns ({:.1} MB, pages of {} KiB, one thread), median of {rounds}:",
+        bytes as f64 / 1e6,
+        parquet::DATA_PAGE_BYTES / 1024
+    );
+    let mut out = Vec::with_capacity(zstd::zstd_safe::compress_bound(parquet::DATA_PAGE_BYTES));
+    for level in [parquet::ZSTD_LEVEL, -1, -7] {
+        let mut compressor = zstd::bulk::Compressor::new(level).expect("a zstd level");
+        let mut secs = Vec::new();
+        let mut size = 0;
+        for _ in 0..rounds {
+            size = 0;
+            let start = (Instant::now(), thread_cpu_seconds());
+            for page in columns
+                .iter()
+                .flat_map(|c| c.chunks(parquet::DATA_PAGE_BYTES))
+            {
+                out.clear();
+                compressor
+                    .compress_to_buffer(page, &mut out)
+                    .expect("room for a page");
+                size += out.len();
+            }
+            secs.push(match (start.1, thread_cpu_seconds()) {
+                (Some(a), Some(b)) => b - a,
+                _ => start.0.elapsed().as_secs_f64(),
+            });
+        }
+        let s = median(secs);
+        let share = csv_cpu.map_or(String::new(), |c| {
+            format!(", {:.1} % of the CSV run's CPU time", 100.0 * s / c)
+        });
+        println!(
+            "    level {level:>2}: {s:.3} s ({:.0} MB/s), {:.1} MB ({:.2}×){share}",
+            bytes as f64 / s / 1e6,
+            size as f64 / 1e6,
+            bytes as f64 / size as f64
+        );
+    }
+}
+
+/// Every row of `copies` × the file (`solved`), written by each format's sink into
+/// `io::sink()` alone, `rounds` times; the median rates.
+fn writers_only(solved: &[(Grid, Grid, u64)], copies: usize, rounds: usize) {
     let rows = solved.len() * copies;
     println!("  writers only ({rows} rows, no solving), median of {rounds}:");
     for format in FORMATS {

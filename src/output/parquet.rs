@@ -53,11 +53,11 @@ pub const BATCH_ROWS: usize = 1 << 14;
 /// million rows); at 256 KiB they are reused from the heap, and zstd's input stays in
 /// cache. The file is no larger: the pages of the wide columns still hold thousands of
 /// rows.
-const DATA_PAGE_BYTES: usize = 256 * 1024;
+pub const DATA_PAGE_BYTES: usize = 256 * 1024;
 
 /// zstd level: 1, the fastest, already makes the file several times smaller than CSV;
 /// higher levels cost more time than the pipeline has to spare.
-const ZSTD_LEVEL: i32 = 1;
+pub const ZSTD_LEVEL: i32 = 1;
 
 /// The Arrow schema of `solve`'s rows with `keep` columns after the fixed ones.
 pub fn solve_schema(keep: &[String]) -> SchemaRef {

@@ -655,6 +655,46 @@ mod parquet_outputs {
         );
     }
 
+    /// Low-cardinality columns keep min and max per column chunk, so that a reader
+    /// skips the row groups a filter rules out: in a clean row group `status` is
+    /// `unique` from min to max, and only the row group holding the unsolvable puzzle
+    /// reaches past it. The (nearly) all-different columns keep none.
+    #[test]
+    fn parquet_statistics_let_readers_skip_clean_row_groups() {
+        let dir = Workdir::new();
+        let mut puzzles: Vec<String> = generated().into_iter().take(300).collect();
+        puzzles[200] = unsolvable();
+        dir.create("g.txt", puzzles.join("\n") + "\n");
+        let args = ["solve", "g.txt", "--row-group-rows", "128"];
+        run_to(&dir, &args, "g.parquet", 0);
+        let p = read_parquet(&dir.file("g.parquet"));
+        let descr = p.meta.file_metadata().schema_descr();
+        let index = |name: &str| {
+            (0..descr.num_columns())
+                .find(|&i| descr.column(i).name() == name)
+                .unwrap_or_else(|| panic!("no column {name}"))
+        };
+        let status = index("status");
+        let mut bounds = Vec::new();
+        for group in p.meta.row_groups() {
+            let stats = group
+                .column(status)
+                .statistics()
+                .expect("status statistics");
+            let text = |b: Option<&[u8]>| String::from_utf8(b.expect("a bound").to_vec()).unwrap();
+            bounds.push((text(stats.min_bytes_opt()), text(stats.max_bytes_opt())));
+            for name in ["puzzle", "solution"] {
+                assert!(group.column(index(name)).statistics().is_none(), "{name}");
+            }
+            for name in ["clues", "guesses"] {
+                assert!(group.column(index(name)).statistics().is_some(), "{name}");
+            }
+        }
+        let unique = ("unique".to_string(), "unique".to_string());
+        let mixed = ("unique".to_string(), "unsolvable".to_string());
+        assert_eq!(bounds, [unique.clone(), mixed, unique]);
+    }
+
     /// Row groups larger than the batches the writer is handed (16,384 rows), and not a
     /// multiple of them: batches are cut at the row groups' ends, and rows keep their
     /// order across the cuts.

@@ -1,17 +1,23 @@
-//! The Sudoku-X engine with a band's nine digit words as the lanes of one vector.
+//! The Sudoku-X engine with all 27 digit words of a position in two vectors.
 //!
 //! The words are those of the box-band engine ([`super::bands`]): the cells of a band
-//! (three rows) that may hold a digit, bit `row * 9 + column`. Here band `b` is one
-//! vector whose lane `d` is digit `d`'s word (lanes 9 to 15 stay empty), so the whole
-//! position is three vectors, and every rule runs on all 27 words at once: rules
-//! within a band are lane-wise, rules of one digit across the bands are lane-wise
-//! between the three vectors, and rules across the digits of a band (a placed cell
-//! leaves the other digits, naked singles) are reductions over the lanes.
+//! (three rows) that may hold a digit, bit `row * 9 + column`. Here the word of digit
+//! `d` in band `b` is slot `9b + d` of two vectors of sixteen 32-bit lanes (slots 27
+//! to 31 stay empty), and every rule runs on all 27 words at once: rules within a word
+//! are lane-wise; a digit's other two bands are slots 9 and 18 further on (mod 27),
+//! brought to each slot by a permutation (or, for one bit a slot, by rotating a
+//! 27-bit slot mask in a general register); rules across a band's nine digits (a
+//! placed cell leaves the other digits, naked singles) are reductions over its slots:
+//! three permutations gather each band's slots `j`, `j + 3`, `j + 6` into lanes
+//! `3b + j`, three more those lanes into lane `b`, and one brings lane `b` back to the
+//! band's slots. (A vector per band, lane `d` for digit `d`, left 7 of 16 lanes
+//! empty and made a round a fifth more instructions; it ran at about the same speed
+//! with its shorter dependency chains, 91K against 93K puzzles a second.)
 //!
 //! The band engine settles one word at a time, each from the words the ones before it
 //! left (on x puzzles about 23 words a search position, each a chain of dependent
-//! table lookups: its time is mostly waiting). Here a propagation round applies every
-//! rule to every word from the position the round starts with, in this order:
+//! table lookups: its time is mostly waiting). Here a propagation round applies the
+//! rules to every word from the position the round starts with:
 //!
 //! 1. Rows and boxes of each word: which (row, box) segments some matching of the
 //!    band's rows to its boxes can use (the rest of the word goes), and which all of
@@ -21,21 +27,27 @@
 //! 2. A placed cell leaves the band's other digits.
 //! 3. Naked singles: a cell with one candidate leaves its digit's row (rule 1 of the
 //!    next round places it: the row has one segment left, which is forced, and its
-//!    box keeps one cell). A cell placed for two digits is a contradiction.
+//!    box keeps one cell). A cell placed for two digits is a contradiction. Rule 2
+//!    changes no other cell's count, so the cells are counted before it, and the two
+//!    run side by side.
 //! 4. The diagonals: pointing (a box on a diagonal whose places of a digit all lie on
-//!    it takes the digit from the diagonal's parts in the other bands), claiming (a
+//!    it takes the digit from the diagonal's parts in the other bands) and claiming (a
 //!    diagonal whose places all lie in one box takes the digit from the rest of that
 //!    box; for a hidden single on the diagonal that leaves the box one cell, which
-//!    rule 1 places), and a digit with two places left on a diagonal leaves the two
-//!    cells that see both (in the row of each place and the column of the other).
+//!    rule 1 places).
 //! 5. A column that only one band can supply a digit claims that band's box.
 //!
-//! Rounds repeat until one changes nothing; an empty word, cell, column or diagonal is
-//! a contradiction. Every rule is a deduction from the position the round starts
-//! with, so applying them all at once is sound; a position whose every cell has one
-//! candidate and which a whole round leaves unchanged is a solution (each digit then
-//! fills three cells of each band matched to rows and boxes, its boxes' columns are
-//! taken from the other bands, and its diagonal cells from the other bands' parts).
+//! Rounds repeat until one changes nothing; an empty word, cell or column is a
+//! contradiction. Then one more rule, which seldom finds anything: a digit with two
+//! places left on a diagonal leaves the two cells that see both (in the row of each
+//! place and the column of the other); if it does, the rounds go on. (In every round
+//! it cost a sixth of the round for the same guesses.)
+//!
+//! Every rule is a deduction from the position it starts with, so applying them all
+//! at once is sound; a position whose every cell has one candidate and which a whole
+//! round leaves unchanged is a solution (each digit then fills three cells of each
+//! band matched to rows and boxes, its boxes' columns are taken from the other bands,
+//! and its diagonal cells from the other bands' parts).
 //!
 //! The search branches as the band engine does under the diagonals: on a digit with
 //! two places left on a diagonal (both placements are tried), else on the first cell
@@ -55,7 +67,7 @@ use crate::grid::{Grid, CELLS};
 
 /// The 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
-/// The lanes that hold digits.
+/// The slots of band 0, one per digit (lanes 0 to 8 of the first vector).
 const DIGITS: u16 = 0x1FF;
 /// The first cell of each (row, box) segment of a band: bit `9 * row + 3 * box`.
 const SEGMENTS: u32 = 0x1249249;
@@ -110,7 +122,7 @@ const ROW_BOX: [u32; 27] = {
     t
 };
 
-/// Sixteen 32-bit lanes; lane `d` of band `b`'s vector is digit `d`'s word there.
+/// Sixteen 32-bit lanes (a position is two of them, see the module docs).
 /// Lane masks are `u16`, bit `i` for lane `i`.
 pub(crate) trait Lanes: Copy {
     /// Every lane `x`.
@@ -131,10 +143,10 @@ pub(crate) trait Lanes: Copy {
     fn ne(self, o: Self) -> u16;
     /// Lane `i` of `a` where bit `i` of `m` is set, else of `b`.
     fn select(m: u16, a: Self, b: Self) -> Self;
-    /// Every lane: the OR of all lanes.
-    fn or_all(self) -> Self;
-    /// Every lane: the bits set in at least one lane, and in at least two.
-    fn counts(self) -> (Self, Self);
+    /// Lane `i`: lane `idx[i] % 16` of `self`.
+    fn permute(self, idx: Self) -> Self;
+    /// Lane `i`: lane `idx[i] % 16` of `a` if `idx[i] % 32 < 16`, else of `b`.
+    fn permute2(a: Self, idx: Self, b: Self) -> Self;
     fn to_array(self) -> [u32; 16];
     fn from_array(a: [u32; 16]) -> Self;
 }
@@ -215,17 +227,15 @@ impl Lanes for Plain {
         }))
     }
     #[inline(always)]
-    fn or_all(self) -> Self {
-        Plain::splat(self.0.iter().fold(0, |m, &a| m | a))
+    fn permute(self, idx: Self) -> Self {
+        Plain(idx.0.map(|i| self.0[i as usize % 16]))
     }
     #[inline(always)]
-    fn counts(self) -> (Self, Self) {
-        let (mut one, mut two) = (0, 0);
-        for a in self.0 {
-            two |= one & a;
-            one |= a;
-        }
-        (Plain::splat(one), Plain::splat(two))
+    fn permute2(a: Self, idx: Self, b: Self) -> Self {
+        Plain(idx.0.map(|i| {
+            let from = if i % 32 < 16 { a } else { b };
+            from.0[i as usize % 16]
+        }))
     }
     #[inline(always)]
     fn to_array(self) -> [u32; 16] {
@@ -303,53 +313,12 @@ pub(crate) mod avx512 {
             unsafe { Avx512(_mm512_mask_blend_epi32(m, b.0, a.0)) }
         }
         #[inline(always)]
-        fn or_all(self) -> Self {
-            unsafe {
-                // Lanes 0 to 2 take lanes 3 to 8, lane 0 lanes 1 and 2; lanes 9 to 15
-                // are empty.
-                let x = self.0;
-                let x = _mm512_ternarylogic_epi32::<0xFE>(
-                    x,
-                    _mm512_alignr_epi32::<3>(x, x),
-                    _mm512_alignr_epi32::<6>(x, x),
-                );
-                let x = _mm512_ternarylogic_epi32::<0xFE>(
-                    x,
-                    _mm512_alignr_epi32::<1>(x, x),
-                    _mm512_alignr_epi32::<2>(x, x),
-                );
-                Avx512(_mm512_broadcastd_epi32(_mm512_castsi512_si128(x)))
-            }
+        fn permute(self, idx: Self) -> Self {
+            unsafe { Avx512(_mm512_permutexvar_epi32(idx.0, self.0)) }
         }
         #[inline(always)]
-        fn counts(self) -> (Self, Self) {
-            unsafe {
-                // As `or_all`, three lanes at a time: OR and majority.
-                let x = self.0;
-                let (x3, x6) = (
-                    _mm512_alignr_epi32::<3>(x, x),
-                    _mm512_alignr_epi32::<6>(x, x),
-                );
-                let one = _mm512_ternarylogic_epi32::<0xFE>(x, x3, x6);
-                let two = _mm512_ternarylogic_epi32::<0xE8>(x, x3, x6);
-                let (o1, o2) = (
-                    _mm512_alignr_epi32::<1>(one, one),
-                    _mm512_alignr_epi32::<2>(one, one),
-                );
-                let (t1, t2) = (
-                    _mm512_alignr_epi32::<1>(two, two),
-                    _mm512_alignr_epi32::<2>(two, two),
-                );
-                let two = _mm512_or_si512(
-                    _mm512_ternarylogic_epi32::<0xFE>(two, t1, t2),
-                    _mm512_ternarylogic_epi32::<0xE8>(one, o1, o2),
-                );
-                let one = _mm512_ternarylogic_epi32::<0xFE>(one, o1, o2);
-                (
-                    Avx512(_mm512_broadcastd_epi32(_mm512_castsi512_si128(one))),
-                    Avx512(_mm512_broadcastd_epi32(_mm512_castsi512_si128(two))),
-                )
-            }
+        fn permute2(a: Self, idx: Self, b: Self) -> Self {
+            unsafe { Avx512(_mm512_permutex2var_epi32(a.0, idx.0, b.0)) }
         }
         #[inline(always)]
         fn to_array(self) -> [u32; 16] {
@@ -476,10 +445,196 @@ struct Dead;
 /// A digit in a cell: (band, cell in the band, digit).
 type Place = (usize, usize, usize);
 
-/// A search position: band `b`'s words in `v[b]`.
+/// The slots: slot `k = 9 * band + digit` is lane `k % 16` of vector `k / 16`; slots
+/// 27 to 31 (lanes 11 to 15 of the second vector) stay empty.
+const SLOTS: usize = 27;
+/// The lanes of the second vector that hold slots.
+const HIGH: u16 = 0x7FF;
+/// All 27 slots, as a mask (bit `k` for slot `k`).
+const ALL: u32 = (1 << SLOTS) - 1;
+
+/// A per-slot constant: `f(band, digit)` in each slot, zero in the empty ones.
+const fn per_slot(f: [u32; 3]) -> [[u32; 16]; 2] {
+    let mut t = [[0u32; 16]; 2];
+    let mut k = 0;
+    while k < SLOTS {
+        t[k / 16][k % 16] = f[k / 9];
+        k += 1;
+    }
+    t
+}
+
+/// Permutation indexes (for [`Lanes::permute2`] on the two vectors, where index `k`
+/// is slot `k`, or [`Lanes::permute`] on one) as a function of the output slot or lane.
+const fn indexes(f: [u32; 32]) -> [[u32; 16]; 2] {
+    let mut t = [[0u32; 16]; 2];
+    let mut k = 0;
+    while k < 32 {
+        t[k / 16][k % 16] = f[k];
+        k += 1;
+    }
+    t
+}
+
+/// The same digit's slot `9 * s` further on (mod 27): its other two bands.
+const fn other_band(s: usize) -> [u32; 32] {
+    let mut t = [SLOTS as u32; 32];
+    let mut k = 0;
+    while k < SLOTS {
+        t[k] = ((k + 9 * s) % SLOTS) as u32;
+        k += 1;
+    }
+    t
+}
+
+/// Reductions over a band's nine digits, first step: lane `3b + j` takes slot
+/// `9b + j + 3s` (so `s` = 0, 1, 2 cover the band); lanes 9 to 15 an empty slot.
+const fn band_step(s: usize) -> [u32; 32] {
+    let mut t = [SLOTS as u32; 32];
+    let mut l = 0;
+    while l < 9 {
+        t[l] = (9 * (l / 3) + l % 3 + 3 * s) as u32;
+        l += 1;
+    }
+    t
+}
+
+/// Second step, on one vector: lane `b` takes lane `3b + s`; the rest lane 15 (empty).
+const fn band_last(s: usize) -> [u32; 32] {
+    let mut t = [15u32; 32];
+    let mut b = 0;
+    while b < 3 {
+        t[b] = (3 * b + s) as u32;
+        b += 1;
+    }
+    t
+}
+
+/// Back to the slots: slot `k` takes lane `k / 9` (a band's total); empty slots lane
+/// 15.
+const fn band_back() -> [u32; 32] {
+    let mut t = [15u32; 32];
+    let mut k = 0;
+    while k < SLOTS {
+        t[k] = (k / 9) as u32;
+        k += 1;
+    }
+    t
+}
+
+/// The tables of [`indexes`] and [`per_slot`], built once.
+struct Constants {
+    other9: [[u32; 16]; 2],
+    other18: [[u32; 16]; 2],
+    step: [[[u32; 16]; 2]; 3],
+    last: [[[u32; 16]; 2]; 3],
+    back: [[u32; 16]; 2],
+    diagonal: [[[u32; 16]; 2]; 2],
+    box_rest: [[[u32; 16]; 2]; 2],
+}
+
+const C: Constants = Constants {
+    other9: indexes(other_band(1)),
+    other18: indexes(other_band(2)),
+    step: [
+        indexes(band_step(0)),
+        indexes(band_step(1)),
+        indexes(band_step(2)),
+    ],
+    last: [
+        indexes(band_last(0)),
+        indexes(band_last(1)),
+        indexes(band_last(2)),
+    ],
+    back: indexes(band_back()),
+    diagonal: [per_slot(DIAGONALS[0]), per_slot(DIAGONALS[1])],
+    box_rest: [
+        per_slot(DIAGONAL_BOX_REST[0]),
+        per_slot(DIAGONAL_BOX_REST[1]),
+    ],
+};
+
+/// Both vectors of a per-slot table.
+#[inline(always)]
+fn load<L: Lanes>(t: &[[u32; 16]; 2]) -> [L; 2] {
+    [L::from_array(t[0]), L::from_array(t[1])]
+}
+
+/// A two-vector value with every slot taking slot `idx` of `x`.
+#[inline(always)]
+fn gather<L: Lanes>(x: [L; 2], idx: &[[u32; 16]; 2]) -> [L; 2] {
+    let [i0, i1] = load::<L>(idx);
+    [L::permute2(x[0], i0, x[1]), L::permute2(x[0], i1, x[1])]
+}
+
+/// The same digit's words in the other two bands, ORed.
+#[inline(always)]
+fn other_bands<L: Lanes>(x: [L; 2]) -> [L; 2] {
+    let (a, b) = (gather(x, &C.other9), gather(x, &C.other18));
+    [a[0].or(b[0]), a[1].or(b[1])]
+}
+
+/// A slot mask: the same digit's slot 9 further on (mod 27), and 18.
+#[inline(always)]
+fn rotate9(m: u32) -> u32 {
+    (m >> 9 | m << 18) & ALL
+}
+
+#[inline(always)]
+fn rotate18(m: u32) -> u32 {
+    (m >> 18 | m << 9) & ALL
+}
+
+/// A slot mask from the two vectors' lane masks.
+#[inline(always)]
+fn slots(lo: u16, hi: u16) -> u32 {
+    u32::from(lo) | u32::from(hi & HIGH) << 16
+}
+
+/// `x` where the slot mask `m` is set, else zero.
+#[inline(always)]
+fn keep<L: Lanes>(m: u32, x: [L; 2]) -> [L; 2] {
+    let zero = L::splat(0);
+    [
+        L::select(m as u16, x[0], zero),
+        L::select((m >> 16) as u16, x[1], zero),
+    ]
+}
+
+/// Per band (lanes 0 to 2): the cells in at least one of its nine words, and (if
+/// `two`) in at least two; the first step's lanes are left for [`band_back`].
+#[inline(always)]
+fn band_counts<L: Lanes>(x: [L; 2], two: bool) -> (L, L) {
+    let a = gather(x, &C.step[0])[0];
+    let b = gather(x, &C.step[1])[0];
+    let c = gather(x, &C.step[2])[0];
+    let one1 = a.or(b).or(c);
+    let l: [L; 3] = std::array::from_fn(|s| L::from_array(C.last[s][0]));
+    let o = [one1.permute(l[0]), one1.permute(l[1]), one1.permute(l[2])];
+    let one = o[0].or(o[1]).or(o[2]);
+    if !two {
+        return (one, L::splat(0));
+    }
+    let two1 = a.and(b).or(b.and(c)).or(a.and(c));
+    let t = [two1.permute(l[0]), two1.permute(l[1]), two1.permute(l[2])];
+    let two = t[0]
+        .or(t[1])
+        .or(t[2])
+        .or(o[0].and(o[1]).or(o[1].and(o[2])).or(o[0].and(o[2])));
+    (one, two)
+}
+
+/// Per-band values (lanes 0 to 2) back in every slot of the band.
+#[inline(always)]
+fn band_back_lanes<L: Lanes>(x: L) -> [L; 2] {
+    let [i0, i1] = load::<L>(&C.back);
+    [x.permute(i0), x.permute(i1)]
+}
+
+/// A search position: slot `9 * band + digit` holds the digit's word in the band.
 #[derive(Clone, Copy)]
 pub(crate) struct State<L> {
-    v: [L; 3],
+    v: [L; 2],
 }
 
 impl<L: Lanes> State<L> {
@@ -492,7 +647,7 @@ impl<L: Lanes> State<L> {
             given[usize::from(digit)][cell / 27] |= 1 << (cell % 27);
         }
         let mut bad = false;
-        let mut v = [[0u32; 16]; 3];
+        let mut v = [[0u32; 16]; 2];
         for band in 0..3 {
             let filled = BAND & !given[0][band];
             for d in 0..9 {
@@ -506,7 +661,8 @@ impl<L: Lanes> State<L> {
                     bad |= boxed & boxed.wrapping_sub(1) != 0;
                     peers |= spread(7 << (3 * r)) & u32::from(boxed != 0).wrapping_neg();
                 }
-                v[band][d] = (BAND & !peers & !filled) | g;
+                let k = 9 * band + d;
+                v[k / 16][k % 16] = (BAND & !peers & !filled) | g;
             }
         }
         if bad {
@@ -517,153 +673,165 @@ impl<L: Lanes> State<L> {
         })
     }
 
+    /// The words, `[band][digit]`.
+    #[inline(always)]
+    fn words(&self) -> [[u32; 9]; 3] {
+        let w = self.v.map(L::to_array);
+        std::array::from_fn(|b| std::array::from_fn(|d| w[(9 * b + d) / 16][(9 * b + d) % 16]))
+    }
+
     /// Put digit `d` in cell `i` of band `b`: it leaves the cell's row and box there.
     #[inline(always)]
     fn assign(&mut self, b: usize, i: usize, d: usize) {
-        let v = self.v[b];
+        let k = 9 * b + d;
+        let v = self.v[k / 16];
         let placed = v.andn(L::splat(ROW_BOX[i])).or(L::splat(1 << i));
-        self.v[b] = L::select(1 << d, placed, v);
+        self.v[k / 16] = L::select(1 << (k % 16), placed, v);
     }
 
     /// Take digit `d` from cell `i` of band `b`.
     #[inline(always)]
     fn forbid(&mut self, b: usize, i: usize, d: usize) {
-        let v = self.v[b];
-        self.v[b] = L::select(1 << d, v.andn(L::splat(1 << i)), v);
+        let k = 9 * b + d;
+        let v = self.v[k / 16];
+        self.v[k / 16] = L::select(1 << (k % 16), v.andn(L::splat(1 << i)), v);
     }
 
-    /// One round of the rules (see the module docs). `Ok(true)` if anything changed;
-    /// `solved` is set when every cell had one candidate after the naked singles.
+    /// One round of rules 1 to 5 (see the module docs), except the diagonal pairs.
+    /// `Ok(true)` if anything changed; `solved` is set when every cell had one
+    /// candidate after the naked singles.
     #[inline(always)]
     fn round(&mut self, solved: &mut bool) -> Result<bool, Dead> {
-        let zero = L::splat(0);
         let old = self.v;
-        // 1. Rows and boxes.
-        let mut n = [zero; 3];
-        let mut placed = [zero; 3];
-        let mut claimed = [zero; 3];
-        for b in 0..3 {
-            let (a, p, c) = rows_and_boxes(old[b]);
-            if a.test(a) & DIGITS != DIGITS {
-                return Err(Dead);
-            }
-            n[b] = a;
-            placed[b] = p;
-            claimed[b] = c;
-        }
-        // Placed on a diagonal, per diagonal and band.
-        let on: [[u16; 3]; 2] = std::array::from_fn(|h| {
-            std::array::from_fn(|b| placed[b].test(L::splat(DIAGONALS[h][b])))
-        });
-        let mut any_placed = [zero; 3];
-        for b in 0..3 {
-            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
-            let main = L::select(on[0][b1] | on[0][b2], L::splat(DIAGONALS[0][b]), zero);
-            let anti = L::select(on[1][b1] | on[1][b2], L::splat(DIAGONALS[1][b]), zero);
-            // 2. Placed cells leave the band's other digits.
-            any_placed[b] = placed[b].or_all();
-            let others = any_placed[b].andn(placed[b]);
-            n[b] = n[b]
-                .andn(claimed[b1].or(claimed[b2]))
-                .andn(main.or(anti))
-                .andn(others);
-        }
-        // 3. Naked singles: the cell leaves its digit's row (the next round's rule 1
-        // places it). A cell placed for two digits kept both: a contradiction.
-        let mut all_single = true;
-        for b in 0..3 {
-            let (one, two) = n[b].counts();
-            if one.ne(L::splat(BAND)) & 1 != 0 || any_placed[b].test(two) & 1 != 0 {
-                return Err(Dead);
-            }
-            all_single &= two.test(two) & 1 == 0;
-            let x = n[b].andn(two);
-            n[b] = n[b].andn(row_fill(x).andn(x));
-        }
-        // 4. The diagonals: pointing and claiming (which also places a hidden single:
-        // its box keeps it alone, and rule 1 does the rest),
-        let rest_empty: [[u16; 3]; 2] = std::array::from_fn(|h| {
-            std::array::from_fn(|b| n[b].test_zero(L::splat(DIAGONAL_BOX_REST[h][b])))
-        });
-        let parts_empty: [[u16; 3]; 2] = std::array::from_fn(|h| {
-            std::array::from_fn(|b| n[b].test_zero(L::splat(DIAGONALS[h][b])))
-        });
-        for b in 0..3 {
-            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
-            let mut gone = zero;
-            for h in 0..2 {
-                let pointing = rest_empty[h][b1] | rest_empty[h][b2];
-                let claiming = parts_empty[h][b1] & parts_empty[h][b2];
-                gone = gone
-                    .or(L::select(pointing, L::splat(DIAGONALS[h][b]), zero))
-                    .or(L::select(claiming, L::splat(DIAGONAL_BOX_REST[h][b]), zero));
-            }
-            n[b] = n[b].andn(gone);
-        }
-        // then two places left: the cells in the row of one and the column of the
-        // other go.
-        for diag in &DIAGONALS {
-            let parts: [L; 3] = std::array::from_fn(|b| n[b].and(L::splat(diag[b])));
-            let x = parts[0].or(parts[1]).or(parts[2]);
-            if x.test(x) & DIGITS != DIGITS {
-                return Err(Dead);
-            }
-            let rest = x.and(x.dec());
-            let pair = rest.test(rest) & rest.test_zero(rest.dec());
-            let cols = spread_lanes(fold(x));
-            for b in 0..3 {
-                let p = parts[b];
-                let seen = L::select(pair, row_fill(p).and(cols).andn(p), zero);
-                n[b] = n[b].andn(seen);
-            }
-        }
-        // 5. Columns only one band can supply.
-        let cols: [L; 3] = std::array::from_fn(|b| fold(n[b]));
-        if cols[0].or(cols[1]).or(cols[2]).ne(L::splat(0x1FF)) & DIGITS != 0 {
+        // 1. Rows and boxes, word by word.
+        let (a0, p0, c0) = rows_and_boxes(old[0]);
+        let (a1, p1, c1) = rows_and_boxes(old[1]);
+        if a0.test(a0) != 0xFFFF || a1.test(a1) & HIGH != HIGH {
             return Err(Dead);
         }
-        for b in 0..3 {
-            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
-            let own = cols[b].andn(cols[b1].or(cols[b2]));
-            let others = columns_up1(own).or(columns_up2(own));
-            if own.test(others) & DIGITS != 0 {
+        let placed = [p0, p1];
+        // Columns claimed by the digit's other bands, and its diagonals where it is
+        // placed in another band.
+        let taken = other_bands([c0, c1]);
+        let mut n = [a0.andn(taken[0]), a1.andn(taken[1])];
+        for h in 0..2 {
+            let diag = load::<L>(&C.diagonal[h]);
+            let on = slots(placed[0].test(diag[0]), placed[1].test(diag[1]));
+            let gone = keep(rotate9(on) | rotate18(on), diag);
+            n = [n[0].andn(gone[0]), n[1].andn(gone[1])];
+        }
+        // 3. Naked singles (counted before rule 2, which changes no other cell's
+        // count, so that the two run side by side): the cell leaves its digit's row
+        // (the next round's rule 1 places it). An empty cell, or a cell placed for two
+        // digits, is a contradiction.
+        let (one, two) = band_counts(n, true);
+        let (placed_any, placed_twice) = band_counts(placed, true);
+        if one.ne(L::splat(BAND)) & 7 != 0 || placed_twice.test(placed_twice) & 7 != 0 {
+            return Err(Dead);
+        }
+        *solved = two.andn(placed_any).test(two) & 7 == 0;
+        // 2. Placed cells leave the band's other digits.
+        let any = band_back_lanes(placed_any);
+        let two = band_back_lanes(two);
+        for r in 0..2 {
+            let x = n[r].andn(two[r]);
+            n[r] = n[r].andn(any[r].andn(placed[r])).andn(row_fill(x).andn(x));
+        }
+        // 4. The diagonals: pointing and claiming (which also places a hidden single:
+        // its box keeps it alone, and rule 1 does the rest).
+        let mut gone = [L::splat(0); 2];
+        for h in 0..2 {
+            let diag = load::<L>(&C.diagonal[h]);
+            let rest = load::<L>(&C.box_rest[h]);
+            let rest_empty = slots(n[0].test_zero(rest[0]), n[1].test_zero(rest[1]));
+            let part_empty = slots(n[0].test_zero(diag[0]), n[1].test_zero(diag[1]));
+            let pointing = keep(rotate9(rest_empty) | rotate18(rest_empty), diag);
+            let claiming = keep(rotate9(part_empty) & rotate18(part_empty), rest);
+            gone = [
+                gone[0].or(pointing[0]).or(claiming[0]),
+                gone[1].or(pointing[1]).or(claiming[1]),
+            ];
+        }
+        n = [n[0].andn(gone[0]), n[1].andn(gone[1])];
+        // 5. Columns only one band can supply.
+        let cols = [fold(n[0]), fold(n[1])];
+        let others = other_bands(cols);
+        let nine = L::splat(0x1FF);
+        if cols[0].or(others[0]).ne(nine) != 0 || cols[1].or(others[1]).ne(nine) & HIGH != 0 {
+            return Err(Dead);
+        }
+        for r in 0..2 {
+            let own = cols[r].andn(others[r]);
+            let mates = columns_up1(own).or(columns_up2(own));
+            if own.test(mates) != 0 {
                 return Err(Dead);
             }
-            let keep = own.or(L::splat(0x1FF).andn(own.or(others)));
-            n[b] = n[b].and(spread_lanes(keep));
+            let kept = own.or(nine.andn(own.or(mates)));
+            n[r] = n[r].and(spread_lanes(kept));
         }
-        let changed = n[0].ne(old[0]) | n[1].ne(old[1]) | n[2].ne(old[2]);
         self.v = n;
-        *solved = all_single;
-        Ok(changed != 0)
+        Ok(n[0].ne(old[0]) | n[1].ne(old[1]) != 0)
     }
 
-    /// Propagate until a round changes nothing. `Ok(true)` when solved.
+    /// A digit's places on diagonal `h` in every slot of the digit (all bands).
+    #[inline(always)]
+    fn diagonal_places(&self, h: usize) -> ([L; 2], [L; 2]) {
+        let diag = load::<L>(&C.diagonal[h]);
+        let parts = [self.v[0].and(diag[0]), self.v[1].and(diag[1])];
+        let others = other_bands(parts);
+        (parts, [parts[0].or(others[0]), parts[1].or(others[1])])
+    }
+
+    /// Two places left on a diagonal: the cells in the row of one and the column of
+    /// the other go. Run when the rounds stall (it seldom finds anything, and costs a
+    /// sixth of a round). `Ok(true)` if anything went.
+    #[inline(always)]
+    fn diagonal_pairs(&mut self) -> Result<bool, Dead> {
+        let old = self.v;
+        for h in 0..2 {
+            let (parts, x) = self.diagonal_places(h);
+            if x[0].test(x[0]) != 0xFFFF || x[1].test(x[1]) & HIGH != HIGH {
+                return Err(Dead);
+            }
+            for r in 0..2 {
+                let rest = x[r].and(x[r].dec());
+                let pair = rest.test(rest) & rest.test_zero(rest.dec());
+                let cols = spread_lanes(fold(x[r]));
+                let seen = row_fill(parts[r]).and(cols).andn(parts[r]);
+                self.v[r] = self.v[r].andn(L::select(pair, seen, L::splat(0)));
+            }
+        }
+        Ok(self.v[0].ne(old[0]) | self.v[1].ne(old[1]) != 0)
+    }
+
+    /// Propagate until nothing changes. `Ok(true)` when solved.
     #[inline(always)]
     fn propagate(&mut self) -> Result<bool, Dead> {
         let mut solved = false;
-        while self.round(&mut solved)? {}
-        Ok(solved)
+        loop {
+            while self.round(&mut solved)? {}
+            if solved || !self.diagonal_pairs()? {
+                return Ok(solved);
+            }
+        }
     }
 
     /// What to branch on: (band, cell, digit) first, and the other side, a second
     /// placement or (`None`) "not that digit there".
     #[inline(always)]
     fn branch(&self) -> (Place, Option<Place>) {
-        let w = self.v.map(L::to_array);
-        // A digit with two places on a diagonal: the first, main diagonal first.
-        let mut hits = 0u32;
-        for d in 0..9 {
-            for (h, diag) in DIAGONALS.iter().enumerate() {
-                let x = (w[0][d] & diag[0]) | (w[1][d] & diag[1]) | (w[2][d] & diag[2]);
-                hits |= u32::from(x.count_ones() == 2) << (2 * d + h);
-            }
-        }
+        // A digit with two places on a diagonal: the first, main diagonal first (the
+        // band-0 slots hold each digit's places on the whole diagonal).
+        let two: [u16; 2] = std::array::from_fn(|h| {
+            let x = self.diagonal_places(h).1[0];
+            let rest = x.and(x.dec());
+            rest.test(rest) & rest.test_zero(rest.dec())
+        });
+        let hits = (two[0] | two[1]) & DIGITS;
+        let w = self.words();
         if hits != 0 {
-            let (d, h) = (
-                hits.trailing_zeros() as usize / 2,
-                hits.trailing_zeros() as usize % 2,
-            );
+            let d = hits.trailing_zeros() as usize;
+            let h = usize::from(two[0] >> d & 1 == 0);
             // The two places in band order (the bands' parts use disjoint bits).
             let mut places = [(0, 0, d); 2];
             let mut n = 0;
@@ -720,10 +888,9 @@ impl<L: Lanes> State<L> {
     /// The grid of a solved position.
     fn grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
-        for (b, v) in self.v.iter().enumerate() {
-            let w = v.to_array();
-            for d in 0..9 {
-                let mut m = w[d];
+        for (b, words) in self.words().iter().enumerate() {
+            for (d, &word) in words.iter().enumerate() {
+                let mut m = word;
                 while m != 0 {
                     cells[b * 27 + m.trailing_zeros() as usize] = d as u8 + 1;
                     m &= m - 1;

@@ -366,48 +366,37 @@ fn spread_lanes<L: Lanes>(c: L) -> L {
     c.or(c.shl::<9>()).or(c.shl::<18>())
 }
 
-/// Segment bits (`0o111`, one per box of a row): box `j` to `j + 1`.
+/// Bits of `a` where `m` is set, of `b` elsewhere (one ternary-logic instruction).
 #[inline(always)]
-fn boxes_up1<L: Lanes>(x: L) -> L {
-    x.shl::<3>().or(x.shr::<6>()).and(L::splat(0o111))
+fn pick<L: Lanes>(m: u32, a: L, b: L) -> L {
+    let m = L::splat(m);
+    a.and(m).or(b.andn(m))
 }
 
-/// Segment bits of a row: box `j` to `j + 2`.
-#[inline(always)]
-fn boxes_up2<L: Lanes>(x: L) -> L {
-    x.shl::<6>().or(x.shr::<3>()).and(L::splat(0o111))
-}
-
-/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row.
+/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row (and
+/// stray bits off the segment positions, which the callers mask).
 #[inline(always)]
 fn segments_up1<L: Lanes>(x: L) -> L {
-    x.shl::<3>()
-        .and(L::splat(SEGMENTS & !BOX0))
-        .or(x.shr::<6>().and(L::splat(BOX0)))
+    pick(BOX0, x.shr::<6>(), x.shl::<3>())
 }
 
-/// Segment bits of a whole band: box `j` to `j + 2` in each row.
+/// Segment bits of a whole band: box `j` to `j + 2` in each row (and stray bits).
 #[inline(always)]
 fn segments_up2<L: Lanes>(x: L) -> L {
-    x.shl::<6>()
-        .and(L::splat(BOX2))
-        .or(x.shr::<3>().and(L::splat(SEGMENTS & !BOX2)))
+    pick(BOX2, x.shl::<6>(), x.shr::<3>())
 }
 
-/// Column sets (nine bits): each column to the next in its stack.
+/// Column sets (nine bits): each column to the next in its stack (and stray bits
+/// above the nine).
 #[inline(always)]
 fn columns_up1<L: Lanes>(x: L) -> L {
-    x.shl::<1>()
-        .and(L::splat(0o666))
-        .or(x.shr::<2>().and(L::splat(0o111)))
+    pick(0o111, x.shr::<2>(), x.shl::<1>())
 }
 
-/// Column sets: each column to the one after next in its stack.
+/// Column sets: each column to the one after next in its stack (stray bits above).
 #[inline(always)]
 fn columns_up2<L: Lanes>(x: L) -> L {
-    x.shl::<2>()
-        .and(L::splat(0o444))
-        .or(x.shr::<1>().and(L::splat(0o333)))
+    pick(0o444, x.shl::<2>(), x.shr::<1>())
 }
 
 /// The rows of a band that `x` has cells in, whole.
@@ -425,16 +414,21 @@ fn row_fill<L: Lanes>(x: L) -> L {
 #[inline(always)]
 fn rows_and_boxes<L: Lanes>(a: L) -> (L, L, L) {
     let s = a.or(a.shr::<1>()).or(a.shr::<2>()).and(L::splat(SEGMENTS));
-    let m = L::splat(0o111);
-    let (r0, r1, r2) = (s.and(m), s.shr::<9>().and(m), s.shr::<18>());
+    let r0 = s.and(L::splat(0o111));
+    // Rows 1 and 2 with their three boxes twice (bits 0 to 8 and 9 to 17), so that
+    // shifting right by 3 or 6 rotates the boxes (stray bits go with r0's mask).
+    let (s9, s18) = (s.shr::<9>(), s.shr::<18>());
+    let (r1, r2) = (pick(0x1FF, s9, s), pick(0x1FF, s18, s9));
     // The matchings that send row 0 to box j, row 1 to j + 1 and row 2 to j + 2
     // (bit j of e1), and row 1 to j - 1, row 2 to j - 2 (e2).
-    let e1 = r0.and(boxes_up2(r1)).and(boxes_up1(r2));
-    let e2 = r0.and(boxes_up1(r1)).and(boxes_up2(r2));
+    let e1 = r0.and(r1.shr::<3>()).and(r2.shr::<6>());
+    let e2 = r0.and(r1.shr::<6>()).and(r2.shr::<3>());
     // The boxes each row can take.
+    let (d1, d2) = (e1.or(e1.shl::<9>()), e2.or(e2.shl::<9>()));
+    let m = L::splat(0o111);
     let c0 = e1.or(e2);
-    let c1 = boxes_up1(e1).or(boxes_up2(e2));
-    let c2 = boxes_up2(e1).or(boxes_up1(e2));
+    let c1 = d1.shr::<6>().or(d2.shr::<3>()).and(m);
+    let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
     let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
     let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
     // A row with one box left: that segment is forced.

@@ -17,7 +17,10 @@
 //! time.
 //!
 //! Puzzles are generated in the setup with fixed seeds (`BULKDOKU_BENCH_PUZZLES=N` per
-//! rule set, default 300), so the bench needs no data files. After criterion's figures
+//! rule set, default 300), so the bench needs no data files. `BULKDOKU_BENCH_X_FILE=PATH`
+//! takes the Sudoku-X puzzles (the x rows, and the yardsticks' side of them) from a file
+//! instead: one puzzle a line in its first 81 characters, blank lines and lines starting
+//! with `#` skipped, every puzzle with exactly one solution (the bench checks it). After criterion's figures
 //! an interleaved pass prints side-by-side ratios: the runs of a round follow each
 //! other, their order rotates, and the medians over rounds (`BULKDOKU_BENCH_ROUNDS`,
 //! default 11) are reported, as `benches/pipeline.rs` does.
@@ -67,6 +70,11 @@ fn all_sets() -> &'static [Set] {
         let n = puzzles_per_set();
         SETS.iter()
             .map(|&name| {
+                if name == "x" {
+                    if let Some(set) = x_file_set() {
+                        return set;
+                    }
+                }
                 let count = if name.contains("non-consecutive") {
                     (n / 10).max(5)
                 } else {
@@ -76,6 +84,29 @@ fn all_sets() -> &'static [Set] {
             })
             .collect()
     })
+}
+
+/// The Sudoku-X puzzles of the file named by `BULKDOKU_BENCH_X_FILE`, if set.
+fn x_file_set() -> Option<Set> {
+    let path = std::env::var_os("BULKDOKU_BENCH_X_FILE")?;
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("BULKDOKU_BENCH_X_FILE {path:?}: {e}"));
+    let v = Variant::new(RuleSet::only(Rule::X), None).expect("no regions");
+    let puzzles: Vec<(Variant, Grid)> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let grid = Grid::parse_puzzle(&l.as_bytes()[..l.len().min(81)])
+                .unwrap_or_else(|e| panic!("BULKDOKU_BENCH_X_FILE {path:?}: {l}: {e}"));
+            (v.clone(), grid)
+        })
+        .collect();
+    assert!(
+        !puzzles.is_empty(),
+        "BULKDOKU_BENCH_X_FILE {path:?}: no puzzles"
+    );
+    Some(Set { name: "x", puzzles })
 }
 
 fn generate_set(name: &'static str, n: usize) -> Set {
@@ -413,7 +444,7 @@ fn criterion_figures(c: &mut Criterion) {
     let plain_x = Plain::new(true);
 
     let mut group = c.benchmark_group("x limit 2");
-    group.throughput(Throughput::Elements(n as u64));
+    group.throughput(Throughput::Elements(x.puzzles.len() as u64));
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(3));
@@ -492,6 +523,7 @@ fn ratio_table(_: &mut Criterion) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(11);
     let x = &all_sets()[0];
+    let nx = x.puzzles.len();
     let classic = classic_puzzles(n);
     let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
     let plain_x = Plain::new(true);
@@ -511,10 +543,10 @@ fn ratio_table(_: &mut Criterion) {
     let rates = interleaved(
         rounds,
         &mut [
-            &mut || rate(n, || _ = black_box(ours(x, &mut auto))),
-            &mut || rate(n, || _ = black_box(ours(x, &mut generic))),
+            &mut || rate(nx, || _ = black_box(ours(x, &mut auto))),
+            &mut || rate(nx, || _ = black_box(ours(x, &mut generic))),
             &mut || {
-                rate(n, || {
+                rate(nx, || {
                     black_box(
                         x.puzzles
                             .iter()
@@ -565,6 +597,9 @@ fn ratio_table(_: &mut Criterion) {
     );
     let med = |i: usize| median(rates[i].clone());
     println!("\nvariants: {n} generated puzzles per set, limit 2, one thread, {rounds} interleaved rounds, medians");
+    if let Some(path) = std::env::var_os("BULKDOKU_BENCH_X_FILE") {
+        println!("  x: the {nx} puzzles of {}", path.to_string_lossy());
+    }
     println!(
         "  x, VariantSolver::new()            {:>10.0} puzzles/s",
         med(0)

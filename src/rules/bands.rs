@@ -1215,16 +1215,24 @@ pub(crate) struct Engine {
     t: Tables,
     all_peers: Box<[[u32; 3]; CELLS]>,
     stack: Vec<State>,
+    /// Under the diagonals alone, on CPUs with AVX-512: the search of
+    /// [`super::xlanes`] and its stack.
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<Vec<super::xlanes::State<super::xlanes::avx512::Avx512>>>,
 }
 
 impl Engine {
     /// The engine for `v` (boxes kept).
     pub(crate) fn new(v: &Variant) -> Engine {
+        let t = Tables {
+            pext: fast_pext(),
+            ..Tables::new(v)
+        };
         Engine {
-            t: Tables {
-                pext: fast_pext(),
-                ..Tables::new(v)
-            },
+            #[cfg(target_arch = "x86_64")]
+            lanes: (t.kinds.x_alone && super::xlanes::avx512::available())
+                .then(|| Vec::with_capacity(81)),
+            t,
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
         }
@@ -1233,6 +1241,21 @@ impl Engine {
     /// Search `grid`, handing each solution to `found`, up to `limit`. Returns
     /// (solutions, guesses).
     pub(crate) fn search(
+        &mut self,
+        grid: &Grid,
+        limit: u64,
+        found: &mut dyn FnMut(Grid),
+    ) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(stack) = &mut self.lanes {
+            // SAFETY: `lanes` is set only when the CPU has what this is compiled for.
+            return unsafe { super::xlanes::avx512::run(grid, stack, limit, found) };
+        }
+        self.search_scalar(grid, limit, found)
+    }
+
+    /// [`Engine::search`] with this module's search, never [`super::xlanes`]'s.
+    pub(crate) fn search_scalar(
         &mut self,
         grid: &Grid,
         limit: u64,
@@ -1321,7 +1344,7 @@ mod tests {
                     puzzle.set(cell, 0);
                 }
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                let by_fast = fast.search(&puzzle, 50, &mut |g| a.push(g));
+                let by_fast = fast.search_scalar(&puzzle, 50, &mut |g| a.push(g));
                 let by_portable = portable.search_any(&puzzle, 50, &mut |g| b.push(g));
                 assert_eq!(by_fast, by_portable, "{rules} {puzzle}");
                 assert_eq!(a, b, "{rules} {puzzle}");

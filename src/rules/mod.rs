@@ -42,6 +42,7 @@ mod record;
 mod regions;
 mod symmetry;
 mod table;
+mod xlanes;
 
 use std::fmt;
 use std::str::FromStr;

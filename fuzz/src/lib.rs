@@ -15,6 +15,7 @@ pub mod input;
 pub mod lines;
 pub mod reference;
 pub mod text;
+pub mod variant_reference;
 
 pub use input::{read_all, Chunked, Outcome, Rec, NAME};
 pub use text::Text;

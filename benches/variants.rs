@@ -29,7 +29,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bulkdoku::generate::Rng;
-use bulkdoku::rules::{generate_one, EngineChoice, Rule, RuleSet, Variant, VariantSolver};
+use bulkdoku::rules::{generate_one, EngineChoice, Rule, RuleSet, Variant, VariantSolver, Vectors};
 use bulkdoku::{Grid, Solver};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -532,6 +532,19 @@ fn ratio_table(_: &mut Criterion) {
     let mut generic_classic = VariantSolver::with_engine(EngineChoice::Generic);
     let mut band_variant = VariantSolver::with_engine(EngineChoice::Bands);
     let mut band = Solver::new();
+    // The Sudoku-X search on each kind of vectors `new()` may pick (what CPUs without
+    // the best one get), where this CPU has it.
+    let forced = [
+        ("AVX-512", Vectors::Avx512),
+        ("AVX2 alone", Vectors::Avx2),
+        ("no vectors", Vectors::Scalar),
+    ];
+    let forced: Vec<(&str, VariantSolver)> = forced
+        .into_iter()
+        .filter(|&(_, v)| v.available())
+        .map(|(name, v)| (name, VariantSolver::new().with_vectors(v)))
+        .collect();
+    let forced_names: Vec<&str> = forced.iter().map(|f| f.0).collect();
     // Sanity: the yardsticks agree with the engines on every puzzle.
     for (v, g) in &x.puzzles {
         assert!(v.rules().contains(Rule::X));
@@ -540,61 +553,71 @@ fn ratio_table(_: &mut Criterion) {
         assert_eq!(generic.solve(v, g, 2).solutions, 1, "{g}");
     }
 
-    let rates = interleaved(
-        rounds,
-        &mut [
-            &mut || rate(nx, || _ = black_box(ours(x, &mut auto))),
-            &mut || rate(nx, || _ = black_box(ours(x, &mut generic))),
-            &mut || {
-                rate(nx, || {
-                    black_box(
-                        x.puzzles
-                            .iter()
-                            .map(|(_, g)| plain_x.count(black_box(g), 2))
-                            .sum::<u64>(),
-                    );
-                })
-            },
-            &mut || {
-                rate(n, || {
-                    black_box(
-                        classic
-                            .iter()
-                            .map(|g| band.solve(black_box(g), 2).solutions)
-                            .sum::<u64>(),
-                    );
-                })
-            },
-            &mut || {
-                rate(n, || {
-                    black_box(
-                        classic
-                            .iter()
-                            .map(|g| {
-                                generic_classic
-                                    .solve(&classic_rules, black_box(g), 2)
-                                    .solutions
-                            })
-                            .sum::<u64>(),
-                    );
-                })
-            },
-            &mut || {
-                rate(n, || {
-                    black_box(
-                        classic
-                            .iter()
-                            .map(|g| {
-                                band_variant
-                                    .solve(&classic_rules, black_box(g), 2)
-                                    .solutions
-                            })
-                            .sum::<u64>(),
-                    );
-                })
-            },
-        ],
+    let mut forced_runs: Vec<Box<dyn FnMut() -> f64 + '_>> = forced
+        .into_iter()
+        .map(|(_, mut solver)| -> Box<dyn FnMut() -> f64> {
+            Box::new(move || rate(nx, || _ = black_box(ours(x, &mut solver))))
+        })
+        .collect();
+    let base: [&mut dyn FnMut() -> f64; 6] = [
+        &mut || rate(nx, || _ = black_box(ours(x, &mut auto))),
+        &mut || rate(nx, || _ = black_box(ours(x, &mut generic))),
+        &mut || {
+            rate(nx, || {
+                black_box(
+                    x.puzzles
+                        .iter()
+                        .map(|(_, g)| plain_x.count(black_box(g), 2))
+                        .sum::<u64>(),
+                );
+            })
+        },
+        &mut || {
+            rate(n, || {
+                black_box(
+                    classic
+                        .iter()
+                        .map(|g| band.solve(black_box(g), 2).solutions)
+                        .sum::<u64>(),
+                );
+            })
+        },
+        &mut || {
+            rate(n, || {
+                black_box(
+                    classic
+                        .iter()
+                        .map(|g| {
+                            generic_classic
+                                .solve(&classic_rules, black_box(g), 2)
+                                .solutions
+                        })
+                        .sum::<u64>(),
+                );
+            })
+        },
+        &mut || {
+            rate(n, || {
+                black_box(
+                    classic
+                        .iter()
+                        .map(|g| {
+                            band_variant
+                                .solve(&classic_rules, black_box(g), 2)
+                                .solutions
+                        })
+                        .sum::<u64>(),
+                );
+            })
+        },
+    ];
+    let mut runs: Vec<&mut dyn FnMut() -> f64> = base.into_iter().collect();
+    runs.extend(
+        forced_runs
+            .iter_mut()
+            .map(|r| &mut **r as &mut dyn FnMut() -> f64),
     );
+    let rates = interleaved(rounds, &mut runs);
     let med = |i: usize| median(rates[i].clone());
     println!("\nvariants: {n} generated puzzles per set, limit 2, one thread, {rounds} interleaved rounds, medians");
     if let Some(path) = std::env::var_os("BULKDOKU_BENCH_X_FILE") {
@@ -632,6 +655,14 @@ fn ratio_table(_: &mut Criterion) {
         "  x: generic engine ÷ baseline           {:>8.1}",
         ratio(&rates, 1, 2)
     );
+    for (i, name) in forced_names.iter().enumerate() {
+        println!(
+            "  x: {:<34} {:>8.1}  ({:.0} puzzles/s)",
+            format!("{name} ÷ baseline"),
+            ratio(&rates, 6 + i, 2),
+            med(6 + i)
+        );
+    }
     println!(
         "  classic: classic band ÷ generic        {:>8.2}  (the cost of generality)",
         ratio(&rates, 3, 4)

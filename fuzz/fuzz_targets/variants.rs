@@ -2,10 +2,11 @@
 //! independent reference (`bulkdoku_fuzz::variant_reference`, written from the rules'
 //! definitions); every solution keeps every rule and every given, and none repeats; a
 //! search that ends before the limit finds the reference's very set; `solve` and
-//! `count` agree with it at every limit; and so do the three engine choices: `Auto`
-//! (what bulk solving runs) and `Bands` (both the box-band engine, which under `x`
-//! alone hands over to the vector Sudoku-X engine where the CPU has AVX-512; the
-//! generic engine for jigsaw), and `Generic`.
+//! `count` agree with it at every limit; and so do the engine choices: `Auto` (what
+//! bulk solving runs), `Generic`, and `Bands` (the box-band engine; the generic engine
+//! for jigsaw) once with its scalar search and once for each kind of vectors the CPU
+//! has for the Sudoku-X search it hands `x` alone to (AVX2, AVX2 with AVX-512VL,
+//! AVX-512).
 //!
 //! Grids come two ways:
 //! - a grid of the reference's table (one per rule set that has a grid, jigsaw layouts
@@ -23,7 +24,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 use arbitrary::{Result, Unstructured};
-use bulkdoku::rules::{EngineChoice, Regions, RuleSet, Variant, VariantSolver};
+use bulkdoku::rules::{EngineChoice, Regions, RuleSet, Variant, VariantSolver, Vectors};
 use bulkdoku::Grid;
 use bulkdoku_fuzz::variant_reference::{self as reference, Rules, GRIDS};
 use bulkdoku_fuzz::{ensure, fail};
@@ -121,11 +122,26 @@ fn case(u: &mut Unstructured) -> Result<Case> {
 thread_local! {
     /// One solver per engine choice for every input, as bulk solving reuses one: a
     /// search must not depend on what the last one (under other rules) left behind.
-    static SOLVERS: RefCell<[VariantSolver; 3]> = RefCell::new([
-        VariantSolver::with_engine(EngineChoice::Auto),
-        VariantSolver::with_engine(EngineChoice::Bands),
-        VariantSolver::with_engine(EngineChoice::Generic),
-    ]);
+    /// The box-band engine comes once per kind of vectors this CPU has for its
+    /// Sudoku-X search (`Auto` runs the best of them).
+    static SOLVERS: RefCell<Vec<(&'static str, VariantSolver)>> = RefCell::new({
+        let mut solvers = vec![
+            ("auto", VariantSolver::with_engine(EngineChoice::Auto)),
+            ("generic", VariantSolver::with_engine(EngineChoice::Generic)),
+        ];
+        for (name, vectors) in [
+            ("bands", Vectors::Scalar),
+            ("bands+avx2", Vectors::Avx2),
+            ("bands+avx2vl", Vectors::Avx2Vl),
+            ("bands+avx512", Vectors::Avx512),
+        ] {
+            if vectors.available() {
+                let solver = VariantSolver::with_engine(EngineChoice::Bands).with_vectors(vectors);
+                solvers.push((name, solver));
+            }
+        }
+        solvers
+    });
 }
 
 fn check(case: &Case) -> std::result::Result<(), String> {
@@ -177,7 +193,7 @@ fn check(case: &Case) -> std::result::Result<(), String> {
     };
     SOLVERS.with(|solvers| {
         let mut solvers = solvers.borrow_mut();
-        for (name, solver) in ["auto", "bands", "generic"].iter().zip(solvers.iter_mut()) {
+        for (name, solver) in solvers.iter_mut() {
             let mut seen = Vec::new();
             let outcome = solver.for_each_solution(&v, &puzzle, LIMIT, |g| seen.push(*g));
             ensure!(

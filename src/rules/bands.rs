@@ -55,6 +55,7 @@ use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 
 use super::table::{HouseKind, Variant};
 use super::Rule;
+use super::Vectors;
 
 /// The 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -1215,23 +1216,25 @@ pub(crate) struct Engine {
     t: Tables,
     all_peers: Box<[[u32; 3]; CELLS]>,
     stack: Vec<State>,
-    /// Under the diagonals alone, on CPUs with AVX-512: the search of
+    /// Under the diagonals alone, on CPUs with AVX2 or AVX-512: the search of
     /// [`super::xlanes`] and its stack.
-    #[cfg(target_arch = "x86_64")]
-    lanes: Option<Vec<super::xlanes::State<super::xlanes::avx512::Avx512>>>,
+    lanes: Option<super::xlanes::Search>,
 }
 
 impl Engine {
-    /// The engine for `v` (boxes kept).
-    pub(crate) fn new(v: &Variant) -> Engine {
+    /// The engine for `v` (boxes kept), with the vector search of `vectors` under the
+    /// diagonals alone.
+    pub(crate) fn new(v: &Variant, vectors: Vectors) -> Engine {
         let t = Tables {
             pext: fast_pext(),
             ..Tables::new(v)
         };
         Engine {
-            #[cfg(target_arch = "x86_64")]
-            lanes: (t.kinds.x_alone && super::xlanes::avx512::available())
-                .then(|| Vec::with_capacity(81)),
+            lanes: if t.kinds.x_alone {
+                super::xlanes::Search::new(vectors)
+            } else {
+                None
+            },
             t,
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
@@ -1246,10 +1249,8 @@ impl Engine {
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(stack) = &mut self.lanes {
-            // SAFETY: `lanes` is set only when the CPU has what this is compiled for.
-            return unsafe { super::xlanes::avx512::run(grid, stack, limit, found) };
+        if let Some(lanes) = &mut self.lanes {
+            return lanes.run(grid, limit, found);
         }
         self.search_scalar(grid, limit, found)
     }
@@ -1331,8 +1332,8 @@ mod tests {
         ] {
             let rules: RuleSet = rules.parse().unwrap();
             let v = Variant::new(rules, None).unwrap();
-            let mut fast = Engine::new(&v);
-            let mut portable = Engine::new(&v);
+            let mut fast = Engine::new(&v, Vectors::Scalar);
+            let mut portable = Engine::new(&v, Vectors::Scalar);
             portable.t.pext = false;
             for round in 0..40 {
                 let mut puzzle = random_solution(&v, &mut rng).unwrap();

@@ -271,6 +271,36 @@ pub enum EngineChoice {
     Bands,
 }
 
+/// The vector instructions the box-band engine's Sudoku-X search runs on (rule set `x`
+/// alone, x86-64 only): [`Vectors::Best`] (the default) picks the fastest the CPU has;
+/// the others are for comparisons and tests. A choice the CPU lacks falls back to the
+/// next one in this order that it has (see [`Vectors::available`]). Every choice finds
+/// the same solutions in the same order with the same guesses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Vectors {
+    /// The fastest the CPU has.
+    #[default]
+    Best,
+    /// AVX2 code compiled with AVX-512VL too (ternary logic and mask registers on
+    /// 256-bit vectors): the fastest on the AVX-512 machine it was measured on.
+    Avx2Vl,
+    /// AVX-512 registers, the 27 (digit, band) words packed in two of them.
+    Avx512,
+    /// AVX2 registers, a band's words side by side.
+    Avx2,
+    /// None: the box-band engine's scalar search.
+    Scalar,
+}
+
+impl Vectors {
+    /// Whether this CPU has what `self` needs ([`Vectors::Best`] and
+    /// [`Vectors::Scalar`] always).
+    pub fn available(self) -> bool {
+        super::xlanes::Search::available(self)
+    }
+}
+
 /// A reusable solver for any [`Variant`]: keeps its search stack (and the band tables
 /// of the last rule set) between puzzles, so bulk solving does not allocate per
 /// puzzle.
@@ -282,12 +312,15 @@ pub struct VariantSolver {
     classic: Option<Box<crate::Solver>>,
     /// The box-band engine of the last rule set it ran for.
     bands: Option<Box<(RuleSet, bands::Engine)>>,
+    /// The vectors of the box-band engine's Sudoku-X search.
+    vectors: Vectors,
 }
 
 impl std::fmt::Debug for VariantSolver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VariantSolver")
             .field("choice", &self.choice)
+            .field("vectors", &self.vectors)
             .field("stack_capacity", &self.stack.capacity())
             .finish()
     }
@@ -306,7 +339,16 @@ impl VariantSolver {
             choice,
             classic: None,
             bands: None,
+            vectors: Vectors::Best,
         }
+    }
+
+    /// This solver with the box-band engine's Sudoku-X search on `vectors` (see
+    /// [`Vectors`]; for comparisons and tests).
+    pub fn with_vectors(mut self, vectors: Vectors) -> VariantSolver {
+        self.vectors = vectors;
+        self.bands = None;
+        self
     }
 
     /// Find up to `limit` solutions of `grid` under `v`'s rules, keeping the first.
@@ -368,7 +410,7 @@ impl VariantSolver {
         if self.choice != EngineChoice::Generic && v.regions().is_none() {
             let rules = v.rules();
             if self.bands.as_ref().is_none_or(|b| b.0 != rules) {
-                self.bands = Some(Box::new((rules, bands::Engine::new(v))));
+                self.bands = Some(Box::new((rules, bands::Engine::new(v, self.vectors))));
             }
             let engine = &mut self.bands.as_mut().expect("just made").1;
             let (solutions, guesses) = engine.search(grid, limit, &mut found);

@@ -47,7 +47,7 @@ mod xlanes;
 use std::fmt;
 use std::str::FromStr;
 
-pub use engine::{count, solve, EngineChoice, VariantSolver};
+pub use engine::{count, solve, EngineChoice, VariantSolver, Vectors};
 pub use generate::{
     generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS,
     JIGSAW_SEARCH_CAP, NO_GRID,

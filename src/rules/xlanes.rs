@@ -60,17 +60,32 @@
 //! two places left on a diagonal (both placements are tried), else on the first cell
 //! with two candidates, preferring cells on a diagonal, else on a cell with the fewest.
 //!
-//! The rules are written once over [`Lanes`], a vector of sixteen 32-bit lanes, with
-//! two implementations: AVX-512 registers, which the search uses on CPUs that have
-//! AVX-512F, and plain arrays, which compute the same and serve as the reference the
-//! tests compare the AVX-512 search with.
+//! The rules are written once over [`Words`], the 27 words of a position, with two
+//! layouts:
+//!
+//! - [`Packed`]: two vectors of sixteen 32-bit lanes ([`Lanes`]), slot `9b + d`, as
+//!   above; on AVX-512 registers ([`avx512`]) or on plain arrays ([`Plain`]), which
+//!   compute the same and are the reference the tests compare every vector search with.
+//! - [`avx2::Banded`]: four AVX2 registers, one per band for digits 1 to 8 and one for
+//!   the ninth digit of each band. A digit's other bands are the same lane of the other
+//!   registers (no permutations across a vector), and a band's reductions are shuffles
+//!   within its register. Compiled twice: for AVX2 alone, and with AVX-512VL, which
+//!   gives 256-bit vectors ternary logic and mask registers.
+//!
+//! [`Search`] runs the layout the CPU has ([`Vectors`]; `Best` by default). On the
+//! 2-core AMD EPYC (Zen 5) this was measured on, one thread, 300 generated minimal X
+//! puzzles at limit 2: AVX2 with AVX-512VL 125K puzzles a second, AVX-512 109K, AVX2
+//! alone 99K, the box-band engine's scalar search 78K; so `Best` takes AVX2 with VL
+//! where the CPU has it (256-bit operations issue at twice the rate of 512-bit ones
+//! there), else AVX-512, else AVX2, else the scalar search.
 
 // Loops over the three bands index several per-band arrays at once.
 #![allow(clippy::needless_range_loop)]
-// Only AVX-512 runs the search outside the tests.
+// Only x86-64 vector searches run this module outside the tests.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
 use crate::grid::{Grid, CELLS};
+use crate::rules::Vectors;
 
 /// The 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -82,8 +97,6 @@ const SEGMENTS: u32 = 0x1249249;
 const BOX0: u32 = 1 | 1 << 9 | 1 << 18;
 /// The segments of the last box in each row.
 const BOX2: u32 = BOX0 << 6;
-/// The three rows of a band.
-const ROWS: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
 
 /// The cells of the main diagonal in each band (bit `10 * row + 3 * band`) and of the
 /// anti-diagonal (bit `8 * row + 8 - 3 * band`); each band's part lies in one box.
@@ -129,6 +142,79 @@ const ROW_BOX: [u32; 27] = {
     t
 };
 
+/// The 27 words of a position in vector registers, laid out one way or another: what
+/// the rules need of them. The rules are written once over this trait; each layout
+/// implements it ([`Packed`]: the words packed in two vectors of sixteen lanes, as
+/// AVX-512 registers or plain arrays; [`avx2::Banded`]: a vector of eight lanes per
+/// band and one for the ninth digit, as AVX2 registers).
+///
+/// A slot is one (band, digit) word; operations on words are slot-wise, and the
+/// layouts' empty lanes are no slots (a layout keeps them zero in the position's words;
+/// the checks below ignore them).
+pub(crate) trait Words: Copy {
+    /// One flag per slot.
+    type Mask: Copy;
+    /// One word per band (a reduction over its nine digits).
+    type Band: Copy;
+
+    /// The words, `[band][digit]`.
+    fn from_words(w: &[[u32; 9]; 3]) -> Self;
+    fn to_words(self) -> [[u32; 9]; 3];
+    /// Every slot `x`.
+    fn splat(x: u32) -> Self;
+    /// Each slot: [`DIAGONALS`]`[h][band]`.
+    fn diagonal(h: usize) -> Self;
+    /// Each slot: [`DIAGONAL_BOX_REST`]`[h][band]`.
+    fn diagonal_box_rest(h: usize) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    /// `self & !o`.
+    fn andn(self, o: Self) -> Self;
+    /// Each slot minus one (wrapping).
+    fn dec(self) -> Self;
+    /// Slot-wise sum and difference (wrapping).
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn shr<const N: u32>(self) -> Self;
+    fn shl<const N: u32>(self) -> Self;
+    /// The slots where `self & o` is not zero.
+    fn test(self, o: Self) -> Self::Mask;
+    /// The slots where `self & o` is zero.
+    fn test_zero(self, o: Self) -> Self::Mask;
+    /// Both flags.
+    fn both(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// `x` where `m` is set, else zero.
+    fn keep(m: Self::Mask, x: Self) -> Self;
+    /// Each slot: whether `m` is set in the same digit's slot of some other band.
+    fn any_other(m: Self::Mask) -> Self::Mask;
+    /// Each slot: whether `m` is set in the same digit's slots of both other bands.
+    fn both_others(m: Self::Mask) -> Self::Mask;
+    /// Each slot: the same digit's words in the other two bands, ORed.
+    fn other_bands(self) -> Self;
+    /// Whether some slot is zero.
+    fn any_zero(self) -> bool;
+    /// Whether some slot is not `x`.
+    fn any_ne(self, x: u32) -> bool;
+    /// Whether some slot has `self & o` not zero.
+    fn any_common(self, o: Self) -> bool;
+    /// Whether some slot differs.
+    fn differs(self, o: Self) -> bool;
+    /// Per band: the cells in at least one of its nine words, and in at least two.
+    fn band_counts(self) -> (Self::Band, Self::Band);
+    /// Per-band words back in every slot of the band.
+    fn band_back(x: Self::Band) -> Self;
+    /// Whether some band's word is not zero.
+    fn band_any(x: Self::Band) -> bool;
+    /// Whether some band's word is not `w`.
+    fn band_any_ne(x: Self::Band, w: u32) -> bool;
+    /// `a & !b`, band by band.
+    fn band_andn(a: Self::Band, b: Self::Band) -> Self::Band;
+    /// The digits (bit `d`) whose band-0 slot has `m` set.
+    fn band0_digits(m: Self::Mask) -> u16;
+    /// The word of digit `d` in band `b` less `clear`, plus `set`.
+    fn update(self, b: usize, d: usize, clear: u32, set: u32) -> Self;
+}
+
 /// Sixteen 32-bit lanes (a position is two of them, see the module docs).
 /// Lane masks are `u16`, bit `i` for lane `i`.
 pub(crate) trait Lanes: Copy {
@@ -140,6 +226,9 @@ pub(crate) trait Lanes: Copy {
     fn andn(self, o: Self) -> Self;
     /// Each lane minus one (wrapping).
     fn dec(self) -> Self;
+    /// Lane-wise sum and difference (wrapping).
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
     fn shr<const N: u32>(self) -> Self;
     fn shl<const N: u32>(self) -> Self;
     /// The lanes where `self & o` is not zero.
@@ -202,6 +291,14 @@ impl Lanes for Plain {
     #[inline(always)]
     fn dec(self) -> Self {
         self.map(|a| a.wrapping_sub(1))
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_add)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_sub)
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
@@ -296,6 +393,14 @@ pub(crate) mod avx512 {
             unsafe { Avx512(_mm512_sub_epi32(self.0, _mm512_set1_epi32(1))) }
         }
         #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            unsafe { Avx512(_mm512_add_epi32(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            unsafe { Avx512(_mm512_sub_epi32(self.0, o.0)) }
+        }
+        #[inline(always)]
         fn shr<const N: u32>(self) -> Self {
             unsafe { Avx512(_mm512_srli_epi32::<N>(self.0)) }
         }
@@ -346,105 +451,25 @@ pub(crate) mod avx512 {
     #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2,lzcnt")]
     pub(crate) unsafe fn run(
         grid: &crate::grid::Grid,
-        stack: &mut Vec<super::State<Avx512>>,
+        stack: &mut Vec<super::State<super::Packed<Avx512>>>,
         limit: u64,
         found: &mut dyn FnMut(crate::grid::Grid),
     ) -> (u64, u64) {
-        super::run(grid, stack, limit, found)
+        // SAFETY: `branch` needs what this function needs.
+        super::run(grid, stack, limit, found, |s| unsafe { branch(s) })
+    }
+
+    /// [`super::State::branch`], out of line (see [`super::run`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`run`].
+    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    unsafe fn branch(s: &super::State<super::Packed<Avx512>>) -> super::Branch {
+        s.branch()
     }
 }
-
-/// The columns a word has cells in.
-#[inline(always)]
-fn fold<L: Lanes>(x: L) -> L {
-    x.or(x.shr::<9>()).or(x.shr::<18>()).and(L::splat(0x1FF))
-}
-
-/// A column set on every row of a band.
-#[inline(always)]
-fn spread_lanes<L: Lanes>(c: L) -> L {
-    c.or(c.shl::<9>()).or(c.shl::<18>())
-}
-
-/// Bits of `a` where `m` is set, of `b` elsewhere (one ternary-logic instruction).
-#[inline(always)]
-fn pick<L: Lanes>(m: u32, a: L, b: L) -> L {
-    let m = L::splat(m);
-    a.and(m).or(b.andn(m))
-}
-
-/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row (and
-/// stray bits off the segment positions, which the callers mask).
-#[inline(always)]
-fn segments_up1<L: Lanes>(x: L) -> L {
-    pick(BOX0, x.shr::<6>(), x.shl::<3>())
-}
-
-/// Segment bits of a whole band: box `j` to `j + 2` in each row (and stray bits).
-#[inline(always)]
-fn segments_up2<L: Lanes>(x: L) -> L {
-    pick(BOX2, x.shl::<6>(), x.shr::<3>())
-}
-
-/// Column sets (nine bits): each column to the next in its stack (and stray bits
-/// above the nine).
-#[inline(always)]
-fn columns_up1<L: Lanes>(x: L) -> L {
-    pick(0o111, x.shr::<2>(), x.shl::<1>())
-}
-
-/// Column sets: each column to the one after next in its stack (stray bits above).
-#[inline(always)]
-fn columns_up2<L: Lanes>(x: L) -> L {
-    pick(0o444, x.shl::<2>(), x.shr::<1>())
-}
-
-/// The rows of a band that `x` has cells in, whole.
-#[inline(always)]
-fn row_fill<L: Lanes>(x: L) -> L {
-    let zero = L::splat(0);
-    let r0 = L::select(x.test(L::splat(ROWS[0])), L::splat(ROWS[0]), zero);
-    let r1 = L::select(x.test(L::splat(ROWS[1])), L::splat(ROWS[1]), zero);
-    let r2 = L::select(x.test(L::splat(ROWS[2])), L::splat(ROWS[2]), zero);
-    r0.or(r1).or(r2)
-}
-
-/// Rule 1 on every word of a band: the word left by row/box matching, its placed
-/// cells, and the columns it takes from its digit's other bands (on every row).
-#[inline(always)]
-fn rows_and_boxes<L: Lanes>(a: L) -> (L, L, L) {
-    let s = a.or(a.shr::<1>()).or(a.shr::<2>()).and(L::splat(SEGMENTS));
-    let r0 = s.and(L::splat(0o111));
-    // Rows 1 and 2 with their three boxes twice (bits 0 to 8 and 9 to 17), so that
-    // shifting right by 3 or 6 rotates the boxes (stray bits go with r0's mask).
-    let (s9, s18) = (s.shr::<9>(), s.shr::<18>());
-    let (r1, r2) = (pick(0x1FF, s9, s), pick(0x1FF, s18, s9));
-    // The matchings that send row 0 to box j, row 1 to j + 1 and row 2 to j + 2
-    // (bit j of e1), and row 1 to j - 1, row 2 to j - 2 (e2).
-    let e1 = r0.and(r1.shr::<3>()).and(r2.shr::<6>());
-    let e2 = r0.and(r1.shr::<6>()).and(r2.shr::<3>());
-    // The boxes each row can take.
-    let (d1, d2) = (e1.or(e1.shl::<9>()), e2.or(e2.shl::<9>()));
-    let m = L::splat(0o111);
-    let c0 = e1.or(e2);
-    let c1 = d1.shr::<6>().or(d2.shr::<3>()).and(m);
-    let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
-    let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
-    let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
-    // A row with one box left: that segment is forced.
-    let forced = c.andn(segments_up1(c)).andn(segments_up2(c));
-    let forced = forced.or(forced.shl::<1>()).or(forced.shl::<2>());
-    let cols = fold(a);
-    let single = cols.andn(columns_up1(cols)).andn(columns_up2(cols));
-    let claimed = spread_lanes(single);
-    (a, a.and(forced).and(claimed), claimed)
-}
-
-/// A found contradiction.
-struct Dead;
-
-/// A digit in a cell: (band, cell in the band, digit).
-type Place = (usize, usize, usize);
 
 /// The slots: slot `k = 9 * band + digit` is lane `k % 16` of vector `k / 16`; slots
 /// 27 to 31 (lanes 11 to 15 of the second vector) stay empty.
@@ -453,6 +478,189 @@ const SLOTS: usize = 27;
 const HIGH: u16 = 0x7FF;
 /// All 27 slots, as a mask (bit `k` for slot `k`).
 const ALL: u32 = (1 << SLOTS) - 1;
+
+/// The 27 words packed in two vectors of sixteen lanes: slot `9 * band + digit` is
+/// lane `k % 16` of vector `k / 16` (27 of 32 lanes used). A digit's other bands are
+/// slots 9 and 18 further on (mod 27), brought to each slot by a two-vector
+/// permutation, or, for a flag a slot, by rotating a 27-bit slot mask in a general
+/// register; reductions over a band's nine digits are three permutations that gather
+/// each band's slots `j`, `j + 3`, `j + 6` into lanes `3b + j`, three more those lanes
+/// into lane `b`, and one back to the band's slots. (A vector per band, lane `d` for
+/// digit `d`, left 7 of 16 lanes empty and made a round a fifth more instructions on
+/// AVX-512; it ran at about the same speed with its shorter dependency chains, 91K
+/// against 93K puzzles a second.)
+#[derive(Clone, Copy)]
+pub(crate) struct Packed<L>([L; 2]);
+
+impl<L: Lanes> Packed<L> {
+    #[inline(always)]
+    fn zip(self, o: Self, f: impl Fn(L, L) -> L) -> Self {
+        Packed([f(self.0[0], o.0[0]), f(self.0[1], o.0[1])])
+    }
+
+    #[inline(always)]
+    fn map(self, f: impl Fn(L) -> L) -> Self {
+        Packed([f(self.0[0]), f(self.0[1])])
+    }
+}
+
+/// A slot mask (bit `k` for slot `k`) as the two vectors' lane masks.
+#[inline(always)]
+fn split(m: u32) -> [u16; 2] {
+    [m as u16, (m >> 16) as u16]
+}
+
+impl<L: Lanes> Words for Packed<L> {
+    /// The two vectors' lane masks.
+    type Mask = [u16; 2];
+    /// Lanes 0 to 2.
+    type Band = L;
+
+    #[inline(always)]
+    fn from_words(w: &[[u32; 9]; 3]) -> Self {
+        let mut v = [[0u32; 16]; 2];
+        for b in 0..3 {
+            for d in 0..9 {
+                let k = 9 * b + d;
+                v[k / 16][k % 16] = w[b][d];
+            }
+        }
+        Packed(v.map(L::from_array))
+    }
+    #[inline(always)]
+    fn to_words(self) -> [[u32; 9]; 3] {
+        let w = self.0.map(L::to_array);
+        std::array::from_fn(|b| std::array::from_fn(|d| w[(9 * b + d) / 16][(9 * b + d) % 16]))
+    }
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        Packed([L::splat(x); 2])
+    }
+    #[inline(always)]
+    fn diagonal(h: usize) -> Self {
+        Packed(load(&C.diagonal[h]))
+    }
+    #[inline(always)]
+    fn diagonal_box_rest(h: usize) -> Self {
+        Packed(load(&C.box_rest[h]))
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        self.zip(o, L::and)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        self.zip(o, L::or)
+    }
+    #[inline(always)]
+    fn andn(self, o: Self) -> Self {
+        self.zip(o, L::andn)
+    }
+    #[inline(always)]
+    fn dec(self) -> Self {
+        self.map(L::dec)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.zip(o, L::add)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self.zip(o, L::sub)
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        self.map(L::shr::<N>)
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        self.map(L::shl::<N>)
+    }
+    #[inline(always)]
+    fn test(self, o: Self) -> [u16; 2] {
+        [self.0[0].test(o.0[0]), self.0[1].test(o.0[1])]
+    }
+    #[inline(always)]
+    fn test_zero(self, o: Self) -> [u16; 2] {
+        [self.0[0].test_zero(o.0[0]), self.0[1].test_zero(o.0[1])]
+    }
+    #[inline(always)]
+    fn both(a: [u16; 2], b: [u16; 2]) -> [u16; 2] {
+        [a[0] & b[0], a[1] & b[1]]
+    }
+    #[inline(always)]
+    fn keep(m: [u16; 2], x: Self) -> Self {
+        let zero = L::splat(0);
+        Packed([L::select(m[0], x.0[0], zero), L::select(m[1], x.0[1], zero)])
+    }
+    #[inline(always)]
+    fn any_other(m: [u16; 2]) -> [u16; 2] {
+        let s = slots(m[0], m[1]);
+        split(rotate9(s) | rotate18(s))
+    }
+    #[inline(always)]
+    fn both_others(m: [u16; 2]) -> [u16; 2] {
+        let s = slots(m[0], m[1]);
+        split(rotate9(s) & rotate18(s))
+    }
+    #[inline(always)]
+    fn other_bands(self) -> Self {
+        let (a, b) = (gather(self.0, &C.other9), gather(self.0, &C.other18));
+        Packed([a[0].or(b[0]), a[1].or(b[1])])
+    }
+    #[inline(always)]
+    fn any_zero(self) -> bool {
+        let [a, b] = self.0;
+        a.test(a) != 0xFFFF || b.test(b) & HIGH != HIGH
+    }
+    #[inline(always)]
+    fn any_ne(self, x: u32) -> bool {
+        let x = L::splat(x);
+        self.0[0].ne(x) != 0 || self.0[1].ne(x) & HIGH != 0
+    }
+    #[inline(always)]
+    fn any_common(self, o: Self) -> bool {
+        self.0[0].test(o.0[0]) | self.0[1].test(o.0[1]) & HIGH != 0
+    }
+    #[inline(always)]
+    fn differs(self, o: Self) -> bool {
+        self.0[0].ne(o.0[0]) | self.0[1].ne(o.0[1]) != 0
+    }
+    #[inline(always)]
+    fn band_counts(self) -> (L, L) {
+        band_counts(self.0)
+    }
+    #[inline(always)]
+    fn band_back(x: L) -> Self {
+        let [i0, i1] = load::<L>(&C.back);
+        Packed([x.permute(i0), x.permute(i1)])
+    }
+    #[inline(always)]
+    fn band_any(x: L) -> bool {
+        x.test(x) & 7 != 0
+    }
+    #[inline(always)]
+    fn band_any_ne(x: L, w: u32) -> bool {
+        x.ne(L::splat(w)) & 7 != 0
+    }
+    #[inline(always)]
+    fn band_andn(a: L, b: L) -> L {
+        a.andn(b)
+    }
+    #[inline(always)]
+    fn band0_digits(m: [u16; 2]) -> u16 {
+        m[0] & DIGITS
+    }
+    #[inline(always)]
+    fn update(self, b: usize, d: usize, clear: u32, set: u32) -> Self {
+        let k = 9 * b + d;
+        let mut v = self.0;
+        let w = v[k / 16];
+        let changed = w.andn(L::splat(clear)).or(L::splat(set));
+        v[k / 16] = L::select(1 << (k % 16), changed, w);
+        Packed(v)
+    }
+}
 
 /// A per-slot constant: `f(band, digit)` in each slot, zero in the empty ones.
 const fn per_slot(f: [u32; 3]) -> [[u32; 16]; 2] {
@@ -568,13 +776,6 @@ fn gather<L: Lanes>(x: [L; 2], idx: &[[u32; 16]; 2]) -> [L; 2] {
     [L::permute2(x[0], i0, x[1]), L::permute2(x[0], i1, x[1])]
 }
 
-/// The same digit's words in the other two bands, ORed.
-#[inline(always)]
-fn other_bands<L: Lanes>(x: [L; 2]) -> [L; 2] {
-    let (a, b) = (gather(x, &C.other9), gather(x, &C.other18));
-    [a[0].or(b[0]), a[1].or(b[1])]
-}
-
 /// A slot mask: the same digit's slot 9 further on (mod 27), and 18.
 #[inline(always)]
 fn rotate9(m: u32) -> u32 {
@@ -592,20 +793,10 @@ fn slots(lo: u16, hi: u16) -> u32 {
     u32::from(lo) | u32::from(hi & HIGH) << 16
 }
 
-/// `x` where the slot mask `m` is set, else zero.
+/// Per band (lanes 0 to 2): the cells in at least one of its nine words, and in at
+/// least two.
 #[inline(always)]
-fn keep<L: Lanes>(m: u32, x: [L; 2]) -> [L; 2] {
-    let zero = L::splat(0);
-    [
-        L::select(m as u16, x[0], zero),
-        L::select((m >> 16) as u16, x[1], zero),
-    ]
-}
-
-/// Per band (lanes 0 to 2): the cells in at least one of its nine words, and (if
-/// `two`) in at least two; the first step's lanes are left for [`band_back`].
-#[inline(always)]
-fn band_counts<L: Lanes>(x: [L; 2], two: bool) -> (L, L) {
+fn band_counts<L: Lanes>(x: [L; 2]) -> (L, L) {
     let a = gather(x, &C.step[0])[0];
     let b = gather(x, &C.step[1])[0];
     let c = gather(x, &C.step[2])[0];
@@ -613,9 +804,6 @@ fn band_counts<L: Lanes>(x: [L; 2], two: bool) -> (L, L) {
     let l: [L; 3] = std::array::from_fn(|s| L::from_array(C.last[s][0]));
     let o = [one1.permute(l[0]), one1.permute(l[1]), one1.permute(l[2])];
     let one = o[0].or(o[1]).or(o[2]);
-    if !two {
-        return (one, L::splat(0));
-    }
     let two1 = a.and(b).or(b.and(c)).or(a.and(c));
     let t = [two1.permute(l[0]), two1.permute(l[1]), two1.permute(l[2])];
     let two = t[0]
@@ -625,30 +813,604 @@ fn band_counts<L: Lanes>(x: [L; 2], two: bool) -> (L, L) {
     (one, two)
 }
 
-/// Per-band values (lanes 0 to 2) back in every slot of the band.
+/// [`Words`] as four AVX2 registers, a band's words side by side.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Words, DIAGONALS, DIAGONAL_BOX_REST};
+
+    /// The words by band: register `b` < 3 holds band `b`'s digits 0 to 7 (lane `d`
+    /// for digit `d`), register 3 the ninth digit's word of band `b` in lane `b`
+    /// (lanes 3 to 7 are no slots). A digit's other bands are then the same lane of
+    /// the other registers (or, for the ninth digit, a shuffle within 128 bits), and a
+    /// band's reductions over its digits are three steps of shuffles within a register
+    /// and a broadcast of the ninth digit's lane.
+    ///
+    /// Values are made only in code that runs on CPUs with AVX2 ([`available`]: the
+    /// searches below are the only way in), which is what makes the `unsafe` blocks
+    /// of this module sound.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Banded([__m256i; 4]);
+
+    /// A flag per slot: lanes all ones or zero, read as the flag, or as its complement
+    /// when `neg` (AVX2 compares say "equal", so a "not zero" test leaves its
+    /// complement and the operations on flags follow De Morgan; `neg` is known where
+    /// the search is compiled, so the choice costs nothing when it runs).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Mask {
+        v: [__m256i; 4],
+        neg: bool,
+    }
+
+    /// True when the CPU has what the AVX2 searches are compiled for (the bit
+    /// instructions too, which every AVX2 CPU has).
+    pub(crate) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2") && crate::solver::fast_bits()
+    }
+
+    /// True when the CPU has what [`run_vl`] is compiled for.
+    pub(crate) fn available_vl() -> bool {
+        available()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+    }
+
+    // SAFETY (every `unsafe` block from here to the searches): the intrinsics need AVX2
+    // and run only on CPUs that have it (see [`Banded`]); the loads and stores are of
+    // whole registers through `transmute` between same-sized plain types.
+
+    /// Lanes 0 to 2 (the ninth digit's slots in register 3).
+    #[inline(always)]
+    fn nine() -> __m256i {
+        unsafe { _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0) }
+    }
+
+    /// Per band: `x[b]` in every lane of register `b`, and in lane `b` of register 3.
+    #[inline(always)]
+    fn per_band(x: [u32; 3]) -> Banded {
+        let x = x.map(|w| w as i32);
+        unsafe {
+            Banded([
+                _mm256_set1_epi32(x[0]),
+                _mm256_set1_epi32(x[1]),
+                _mm256_set1_epi32(x[2]),
+                _mm256_setr_epi32(x[0], x[1], x[2], 0, 0, 0, 0, 0),
+            ])
+        }
+    }
+
+    /// `[f(0), f(1), f(2), f(3)]` for an expression `f(i)` of `i` (written out: a
+    /// closure would be compiled without AVX2, its intrinsics left as calls).
+    macro_rules! four {
+        ($i:ident => $e:expr) => {
+            [
+                {
+                    let $i = 0;
+                    $e
+                },
+                {
+                    let $i = 1;
+                    $e
+                },
+                {
+                    let $i = 2;
+                    $e
+                },
+                {
+                    let $i = 3;
+                    $e
+                },
+            ]
+        };
+    }
+
+    impl Banded {
+        /// The OR of the four registers, register 3's non-slot lanes dropped.
+        #[inline(always)]
+        fn fold(self) -> __m256i {
+            let [a, b, c, r] = self.0;
+            unsafe {
+                _mm256_or_si256(
+                    _mm256_or_si256(a, b),
+                    _mm256_or_si256(c, _mm256_and_si256(r, nine())),
+                )
+            }
+        }
+    }
+
+    /// Whether some lane of `x` is not zero.
+    #[inline(always)]
+    fn nonzero(x: __m256i) -> bool {
+        unsafe { _mm256_testz_si256(x, x) == 0 }
+    }
+
+    /// `x | y` if `or`, else `x & y`.
+    #[inline(always)]
+    fn or_and(or: bool, x: __m256i, y: __m256i) -> __m256i {
+        unsafe {
+            if or {
+                _mm256_or_si256(x, y)
+            } else {
+                _mm256_and_si256(x, y)
+            }
+        }
+    }
+
+    /// Lane `b` of each 128 bits: lane `(b + 1) % 3` (lane 3 stays).
+    #[inline(always)]
+    fn next_band(x: __m256i) -> __m256i {
+        unsafe { _mm256_shuffle_epi32::<0b11_00_10_01>(x) }
+    }
+
+    /// Lane `b` of each 128 bits: lane `(b + 2) % 3` (lane 3 stays).
+    #[inline(always)]
+    fn after_next_band(x: __m256i) -> __m256i {
+        unsafe { _mm256_shuffle_epi32::<0b11_01_00_10>(x) }
+    }
+
+    /// Each slot: the same digit's slots in the other two bands, ORed if `or`, else
+    /// ANDed.
+    #[inline(always)]
+    fn others(or: bool, x: [__m256i; 4]) -> [__m256i; 4] {
+        let [a, b, c, r] = x;
+        [
+            or_and(or, b, c),
+            or_and(or, c, a),
+            or_and(or, a, b),
+            or_and(or, next_band(r), after_next_band(r)),
+        ]
+    }
+
+    /// One step of a reduction: (at least one, at least two) of `(one, two)` and the
+    /// same for `(o, t)`.
+    #[inline(always)]
+    fn merge(one: __m256i, two: __m256i, o: __m256i, t: __m256i) -> (__m256i, __m256i) {
+        unsafe {
+            let both = _mm256_and_si256(one, o);
+            (
+                _mm256_or_si256(one, o),
+                _mm256_or_si256(_mm256_or_si256(two, t), both),
+            )
+        }
+    }
+
+    /// Both halves of a reduction step within 128 bits: lane `i` with lane `i ^ 1`
+    /// (`IMM` = `0b10_11_00_01`) or `i ^ 2` (`0b01_00_11_10`).
+    #[inline(always)]
+    fn merge_within<const IMM: i32>(one: __m256i, two: __m256i) -> (__m256i, __m256i) {
+        unsafe {
+            merge(
+                one,
+                two,
+                _mm256_shuffle_epi32::<IMM>(one),
+                _mm256_shuffle_epi32::<IMM>(two),
+            )
+        }
+    }
+
+    impl Words for Banded {
+        type Mask = Mask;
+        /// Bands 0 and 1 in the low and high 128 bits of the first register, band 2
+        /// in every lane of the second.
+        type Band = [__m256i; 2];
+
+        #[inline(always)]
+        fn from_words(w: &[[u32; 9]; 3]) -> Self {
+            let mut a = [[0u32; 8]; 4];
+            for b in 0..3 {
+                a[b].copy_from_slice(&w[b][..8]);
+                a[3][b] = w[b][8];
+            }
+            unsafe { Banded(std::mem::transmute::<[[u32; 8]; 4], [__m256i; 4]>(a)) }
+        }
+        #[inline(always)]
+        fn to_words(self) -> [[u32; 9]; 3] {
+            let a = unsafe { std::mem::transmute::<[__m256i; 4], [[u32; 8]; 4]>(self.0) };
+            std::array::from_fn(|b| std::array::from_fn(|d| if d < 8 { a[b][d] } else { a[3][b] }))
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            unsafe { Banded([_mm256_set1_epi32(x as i32); 4]) }
+        }
+        #[inline(always)]
+        fn diagonal(h: usize) -> Self {
+            per_band(DIAGONALS[h])
+        }
+        #[inline(always)]
+        fn diagonal_box_rest(h: usize) -> Self {
+            per_band(DIAGONAL_BOX_REST[h])
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_and_si256(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_or_si256(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
+        fn andn(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_andnot_si256(o.0[i], self.0[i]) }))
+        }
+        #[inline(always)]
+        fn dec(self) -> Self {
+            let one = unsafe { _mm256_set1_epi32(1) };
+            Banded(four!(i => unsafe { _mm256_sub_epi32(self.0[i], one) }))
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_add_epi32(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_sub_epi32(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
+        fn shr<const N: u32>(self) -> Self {
+            let n = unsafe { _mm_cvtsi32_si128(N as i32) };
+            Banded(four!(i => unsafe { _mm256_srl_epi32(self.0[i], n) }))
+        }
+        #[inline(always)]
+        fn shl<const N: u32>(self) -> Self {
+            let n = unsafe { _mm_cvtsi32_si128(N as i32) };
+            Banded(four!(i => unsafe { _mm256_sll_epi32(self.0[i], n) }))
+        }
+        #[inline(always)]
+        fn test(self, o: Self) -> Mask {
+            Mask {
+                neg: true,
+                ..self.test_zero(o)
+            }
+        }
+        #[inline(always)]
+        fn test_zero(self, o: Self) -> Mask {
+            let zero = unsafe { _mm256_setzero_si256() };
+            Mask {
+                v: four!(i => unsafe {
+                    _mm256_cmpeq_epi32(_mm256_and_si256(self.0[i], o.0[i]), zero)
+                }),
+                neg: false,
+            }
+        }
+        #[inline(always)]
+        fn both(a: Mask, b: Mask) -> Mask {
+            Mask {
+                v: four!(i => unsafe {
+                    match (a.neg, b.neg) {
+                        (false, false) => _mm256_and_si256(a.v[i], b.v[i]),
+                        (false, true) => _mm256_andnot_si256(b.v[i], a.v[i]),
+                        (true, false) => _mm256_andnot_si256(a.v[i], b.v[i]),
+                        (true, true) => _mm256_or_si256(a.v[i], b.v[i]),
+                    }
+                }),
+                neg: a.neg && b.neg,
+            }
+        }
+        #[inline(always)]
+        fn keep(m: Mask, x: Self) -> Self {
+            Banded(four!(i => unsafe {
+                if m.neg {
+                    _mm256_andnot_si256(m.v[i], x.0[i])
+                } else {
+                    _mm256_and_si256(m.v[i], x.0[i])
+                }
+            }))
+        }
+        #[inline(always)]
+        fn any_other(m: Mask) -> Mask {
+            // Some of two flags: neither complement, for complements.
+            Mask {
+                v: others(!m.neg, m.v),
+                neg: m.neg,
+            }
+        }
+        #[inline(always)]
+        fn both_others(m: Mask) -> Mask {
+            Mask {
+                v: others(m.neg, m.v),
+                neg: m.neg,
+            }
+        }
+        #[inline(always)]
+        fn other_bands(self) -> Self {
+            Banded(others(true, self.0))
+        }
+        #[inline(always)]
+        fn any_zero(self) -> bool {
+            // The least of each lane over the registers (register 3's non-slots ones).
+            unsafe {
+                let [a, b, c, r] = self.0;
+                let r = _mm256_or_si256(r, _mm256_xor_si256(nine(), _mm256_set1_epi32(-1)));
+                let least = _mm256_min_epu32(_mm256_min_epu32(a, b), _mm256_min_epu32(c, r));
+                nonzero(_mm256_cmpeq_epi32(least, _mm256_setzero_si256()))
+            }
+        }
+        #[inline(always)]
+        fn any_ne(self, x: u32) -> bool {
+            let x = unsafe { _mm256_set1_epi32(x as i32) };
+            nonzero(Banded(four!(i => unsafe { _mm256_xor_si256(self.0[i], x) })).fold())
+        }
+        #[inline(always)]
+        fn any_common(self, o: Self) -> bool {
+            nonzero(self.and(o).fold())
+        }
+        #[inline(always)]
+        fn differs(self, o: Self) -> bool {
+            nonzero(Banded(four!(i => unsafe { _mm256_xor_si256(self.0[i], o.0[i]) })).fold())
+        }
+        #[inline(always)]
+        fn band_counts(self) -> ([__m256i; 2], [__m256i; 2]) {
+            let [b0, b1, b2, r] = self.0;
+            unsafe {
+                // The halves of bands 0 and 1 into one register (band 0's in the low
+                // 128 bits), band 2's halves into each other.
+                let (x, y) = (
+                    _mm256_permute2x128_si256::<0x20>(b0, b1),
+                    _mm256_permute2x128_si256::<0x31>(b0, b1),
+                );
+                let z = _mm256_permute2x128_si256::<0x01>(b2, b2);
+                let (o01, t01) = (_mm256_or_si256(x, y), _mm256_and_si256(x, y));
+                let (o2, t2) = (_mm256_or_si256(b2, z), _mm256_and_si256(b2, z));
+                // Then within 128 bits: lanes i and i ^ 1, then i and i ^ 2.
+                let (o01, t01) = merge_within::<0b10_11_00_01>(o01, t01);
+                let (o2, t2) = merge_within::<0b10_11_00_01>(o2, t2);
+                let (o01, t01) = merge_within::<0b01_00_11_10>(o01, t01);
+                let (o2, t2) = merge_within::<0b01_00_11_10>(o2, t2);
+                // And the ninth digit.
+                let n01 = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+                let n2 = _mm256_permutevar8x32_epi32(r, _mm256_set1_epi32(2));
+                let (o01, t01) = merge(o01, t01, n01, _mm256_setzero_si256());
+                let (o2, t2) = merge(o2, t2, n2, _mm256_setzero_si256());
+                ([o01, o2], [t01, t2])
+            }
+        }
+        #[inline(always)]
+        fn band_back(x: [__m256i; 2]) -> Self {
+            let [x01, x2] = x;
+            unsafe {
+                let r = _mm256_permutevar8x32_epi32(x01, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+                let r = _mm256_blend_epi32::<0b100>(r, x2);
+                Banded([
+                    _mm256_permute2x128_si256::<0x00>(x01, x01),
+                    _mm256_permute2x128_si256::<0x11>(x01, x01),
+                    x2,
+                    _mm256_and_si256(r, nine()),
+                ])
+            }
+        }
+        #[inline(always)]
+        fn band_any(x: [__m256i; 2]) -> bool {
+            unsafe { nonzero(_mm256_or_si256(x[0], x[1])) }
+        }
+        #[inline(always)]
+        fn band_any_ne(x: [__m256i; 2], w: u32) -> bool {
+            unsafe {
+                let w = _mm256_set1_epi32(w as i32);
+                nonzero(_mm256_or_si256(
+                    _mm256_xor_si256(x[0], w),
+                    _mm256_xor_si256(x[1], w),
+                ))
+            }
+        }
+        #[inline(always)]
+        fn band_andn(a: [__m256i; 2], b: [__m256i; 2]) -> [__m256i; 2] {
+            unsafe {
+                [
+                    _mm256_andnot_si256(b[0], a[0]),
+                    _mm256_andnot_si256(b[1], a[1]),
+                ]
+            }
+        }
+        #[inline(always)]
+        fn band0_digits(m: Mask) -> u16 {
+            let (lo, hi) = unsafe {
+                (
+                    _mm256_movemask_ps(_mm256_castsi256_ps(m.v[0])) as u16,
+                    _mm256_movemask_ps(_mm256_castsi256_ps(m.v[3])) as u16 & 1,
+                )
+            };
+            let bits = lo | hi << 8;
+            if m.neg {
+                !bits & 0x1FF
+            } else {
+                bits
+            }
+        }
+        #[inline(always)]
+        fn update(self, b: usize, d: usize, clear: u32, set: u32) -> Self {
+            let (reg, lane) = if d < 8 { (b, d) } else { (3, b) };
+            let mut v = self.0;
+            unsafe {
+                let w = v[reg];
+                let at = _mm256_cmpeq_epi32(
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    _mm256_set1_epi32(lane as i32),
+                );
+                let changed = _mm256_or_si256(
+                    _mm256_andnot_si256(_mm256_set1_epi32(clear as i32), w),
+                    _mm256_set1_epi32(set as i32),
+                );
+                v[reg] = _mm256_blendv_epi8(w, changed, at);
+            }
+            Banded(v)
+        }
+    }
+
+    /// [`super::run`] on AVX2 registers, compiled with AVX2 and the bit instructions.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have them ([`available`]).
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    pub(crate) unsafe fn run(
+        grid: &crate::grid::Grid,
+        stack: &mut Vec<super::State<Banded>>,
+        limit: u64,
+        found: &mut dyn FnMut(crate::grid::Grid),
+    ) -> (u64, u64) {
+        // SAFETY: `branch` needs what this function needs.
+        super::run(grid, stack, limit, found, |s| unsafe { branch(s) })
+    }
+
+    /// [`super::State::branch`], out of line (see [`super::run`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`run`].
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    unsafe fn branch(s: &super::State<Banded>) -> super::Branch {
+        s.branch()
+    }
+
+    /// [`run`] compiled with AVX-512VL as well: the same 256-bit code, in which the
+    /// compiler may fuse logic into ternary-logic instructions and compare into mask
+    /// registers.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have them ([`available_vl`]).
+    #[target_feature(enable = "avx2,avx512f,avx512vl,popcnt,bmi1,bmi2,lzcnt")]
+    pub(crate) unsafe fn run_vl(
+        grid: &crate::grid::Grid,
+        stack: &mut Vec<super::State<Banded>>,
+        limit: u64,
+        found: &mut dyn FnMut(crate::grid::Grid),
+    ) -> (u64, u64) {
+        // SAFETY: `branch_vl` needs what this function needs.
+        super::run(grid, stack, limit, found, |s| unsafe { branch_vl(s) })
+    }
+
+    /// [`super::State::branch`], out of line (see [`super::run`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`run_vl`].
+    #[target_feature(enable = "avx2,avx512f,avx512vl,popcnt,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    unsafe fn branch_vl(s: &super::State<Banded>) -> super::Branch {
+        s.branch()
+    }
+}
+
+/// The columns a word has cells in.
 #[inline(always)]
-fn band_back_lanes<L: Lanes>(x: L) -> [L; 2] {
-    let [i0, i1] = load::<L>(&C.back);
-    [x.permute(i0), x.permute(i1)]
+fn fold<W: Words>(x: W) -> W {
+    x.or(x.shr::<9>()).or(x.shr::<18>()).and(W::splat(0x1FF))
 }
 
-/// A search position: slot `9 * band + digit` holds the digit's word in the band.
+/// A column set on every row of a band.
+#[inline(always)]
+fn spread_lanes<W: Words>(c: W) -> W {
+    c.or(c.shl::<9>()).or(c.shl::<18>())
+}
+
+/// Bits of `a` where `m` is set, of `b` elsewhere (one ternary-logic instruction).
+#[inline(always)]
+fn pick<W: Words>(m: u32, a: W, b: W) -> W {
+    let m = W::splat(m);
+    a.and(m).or(b.andn(m))
+}
+
+/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row (and
+/// stray bits off the segment positions, which the callers mask).
+#[inline(always)]
+fn segments_up1<W: Words>(x: W) -> W {
+    pick(BOX0, x.shr::<6>(), x.shl::<3>())
+}
+
+/// Segment bits of a whole band: box `j` to `j + 2` in each row (and stray bits).
+#[inline(always)]
+fn segments_up2<W: Words>(x: W) -> W {
+    pick(BOX2, x.shl::<6>(), x.shr::<3>())
+}
+
+/// Column sets (nine bits): each column to the next in its stack (and stray bits
+/// above the nine).
+#[inline(always)]
+fn columns_up1<W: Words>(x: W) -> W {
+    pick(0o111, x.shr::<2>(), x.shl::<1>())
+}
+
+/// Column sets: each column to the one after next in its stack (stray bits above).
+#[inline(always)]
+fn columns_up2<W: Words>(x: W) -> W {
+    pick(0o444, x.shl::<2>(), x.shr::<1>())
+}
+
+/// The rows of a band that `x` has cells in, whole.
+#[inline(always)]
+fn row_fill<W: Words>(x: W) -> W {
+    // A row's low eight bits plus 0xFF reach its ninth bit when one is set (and never
+    // carry out of the row): then the ninth bit says whether the row has a cell, and
+    // that bit less its row's first, plus itself, is the whole row.
+    let low = W::splat(0xFF * (1 | 1 << 9 | 1 << 18));
+    let top = x
+        .and(low)
+        .add(low)
+        .or(x)
+        .and(W::splat(0x100 * (1 | 1 << 9 | 1 << 18)));
+    top.sub(top.shr::<8>()).or(top)
+}
+
+/// Rule 1 on every word of a band: the word left by row/box matching, its placed
+/// cells, and the columns it takes from its digit's other bands (on every row).
+#[inline(always)]
+fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
+    let s = a.or(a.shr::<1>()).or(a.shr::<2>()).and(W::splat(SEGMENTS));
+    let r0 = s.and(W::splat(0o111));
+    // Rows 1 and 2 with their three boxes twice (bits 0 to 8 and 9 to 17), so that
+    // shifting right by 3 or 6 rotates the boxes (stray bits go with r0's mask).
+    let (s9, s18) = (s.shr::<9>(), s.shr::<18>());
+    let (r1, r2) = (pick(0x1FF, s9, s), pick(0x1FF, s18, s9));
+    // The matchings that send row 0 to box j, row 1 to j + 1 and row 2 to j + 2
+    // (bit j of e1), and row 1 to j - 1, row 2 to j - 2 (e2).
+    let e1 = r0.and(r1.shr::<3>()).and(r2.shr::<6>());
+    let e2 = r0.and(r1.shr::<6>()).and(r2.shr::<3>());
+    // The boxes each row can take.
+    let (d1, d2) = (e1.or(e1.shl::<9>()), e2.or(e2.shl::<9>()));
+    let m = W::splat(0o111);
+    let c0 = e1.or(e2);
+    let c1 = d1.shr::<6>().or(d2.shr::<3>()).and(m);
+    let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
+    let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
+    let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
+    // A row with one box left: that segment is forced.
+    let forced = c.andn(segments_up1(c)).andn(segments_up2(c));
+    let forced = forced.or(forced.shl::<1>()).or(forced.shl::<2>());
+    let cols = fold(a);
+    let single = cols.andn(columns_up1(cols)).andn(columns_up2(cols));
+    let claimed = spread_lanes(single);
+    (a, a.and(forced).and(claimed), claimed)
+}
+
+/// A found contradiction.
+struct Dead;
+
+/// A digit in a cell: (band, cell in the band, digit).
+type Place = (usize, usize, usize);
+
+/// What to branch on ([`State::branch`]).
+type Branch = (Place, Option<Place>);
+
+/// A search position: every (band, digit) word, laid out by `W`.
 #[derive(Clone, Copy)]
-pub(crate) struct State<L> {
-    v: [L; 2],
+pub(crate) struct State<W> {
+    v: W,
 }
 
-impl<L: Lanes> State<L> {
+impl<W: Words> State<W> {
     /// The position of `grid`'s givens, not yet propagated; `None` when two givens
     /// share a row or box of one band (the rest is found by propagation).
     #[inline(always)]
-    fn start(grid: &Grid) -> Option<State<L>> {
+    fn start(grid: &Grid) -> Option<State<W>> {
         let mut given = [[0u32; 3]; 10];
         for (cell, &digit) in grid.cells().iter().enumerate() {
             given[usize::from(digit)][cell / 27] |= 1 << (cell % 27);
         }
         let mut bad = false;
-        let mut v = [[0u32; 16]; 2];
+        let mut w = [[0u32; 9]; 3];
         for band in 0..3 {
             let filled = BAND & !given[0][band];
             for d in 0..9 {
@@ -662,40 +1424,33 @@ impl<L: Lanes> State<L> {
                     bad |= boxed & boxed.wrapping_sub(1) != 0;
                     peers |= spread(7 << (3 * r)) & u32::from(boxed != 0).wrapping_neg();
                 }
-                let k = 9 * band + d;
-                v[k / 16][k % 16] = (BAND & !peers & !filled) | g;
+                w[band][d] = (BAND & !peers & !filled) | g;
             }
         }
         if bad {
             return None;
         }
         Some(State {
-            v: v.map(L::from_array),
+            v: W::from_words(&w),
         })
     }
 
     /// The words, `[band][digit]`.
     #[inline(always)]
     fn words(&self) -> [[u32; 9]; 3] {
-        let w = self.v.map(L::to_array);
-        std::array::from_fn(|b| std::array::from_fn(|d| w[(9 * b + d) / 16][(9 * b + d) % 16]))
+        self.v.to_words()
     }
 
     /// Put digit `d` in cell `i` of band `b`: it leaves the cell's row and box there.
     #[inline(always)]
     fn assign(&mut self, b: usize, i: usize, d: usize) {
-        let k = 9 * b + d;
-        let v = self.v[k / 16];
-        let placed = v.andn(L::splat(ROW_BOX[i])).or(L::splat(1 << i));
-        self.v[k / 16] = L::select(1 << (k % 16), placed, v);
+        self.v = self.v.update(b, d, ROW_BOX[i], 1 << i);
     }
 
     /// Take digit `d` from cell `i` of band `b`.
     #[inline(always)]
     fn forbid(&mut self, b: usize, i: usize, d: usize) {
-        let k = 9 * b + d;
-        let v = self.v[k / 16];
-        self.v[k / 16] = L::select(1 << (k % 16), v.andn(L::splat(1 << i)), v);
+        self.v = self.v.update(b, d, 1 << i, 0);
     }
 
     /// One round of rules 1 to 5 (see the module docs), except the diagonal pairs.
@@ -705,86 +1460,76 @@ impl<L: Lanes> State<L> {
     fn round(&mut self, solved: &mut bool) -> Result<bool, Dead> {
         let old = self.v;
         // 1. Rows and boxes, word by word.
-        let (a0, p0, c0) = rows_and_boxes(old[0]);
-        let (a1, p1, c1) = rows_and_boxes(old[1]);
-        if a0.test(a0) != 0xFFFF || a1.test(a1) & HIGH != HIGH {
+        let (a, placed, claimed) = rows_and_boxes(old);
+        if a.any_zero() {
             return Err(Dead);
         }
-        let placed = [p0, p1];
         // Columns claimed by the digit's other bands go now; its diagonals where it
         // is placed in another band at the end of the round (rules 3 to 5 read the
         // words from here, so that they run side by side: the round's longest chain
         // of dependent instructions is its cost as much as its instruction count).
-        let taken = other_bands([c0, c1]);
-        let mut n = [a0.andn(taken[0]), a1.andn(taken[1])];
-        let mut gone = [L::splat(0); 2];
+        let mut n = a.andn(claimed.other_bands());
+        let mut gone = W::splat(0);
         for h in 0..2 {
-            let diag = load::<L>(&C.diagonal[h]);
-            let on = slots(placed[0].test(diag[0]), placed[1].test(diag[1]));
-            let g = keep(rotate9(on) | rotate18(on), diag);
-            gone = [gone[0].or(g[0]), gone[1].or(g[1])];
+            let diag = W::diagonal(h);
+            gone = gone.or(W::keep(W::any_other(placed.test(diag)), diag));
         }
         let n1 = n;
         // 3. Naked singles (counted before rule 2, which changes no other cell's
         // count, so that the two run side by side): the cell leaves its digit's row
         // (the next round's rule 1 places it). An empty cell, or a cell placed for two
         // digits, is a contradiction.
-        let (one, two) = band_counts(n, true);
-        let (placed_any, placed_twice) = band_counts(placed, true);
-        if one.ne(L::splat(BAND)) & 7 != 0 || placed_twice.test(placed_twice) & 7 != 0 {
+        let (one, two) = n.band_counts();
+        let (placed_any, placed_twice) = placed.band_counts();
+        if W::band_any_ne(one, BAND) || W::band_any(placed_twice) {
             return Err(Dead);
         }
-        *solved = two.andn(placed_any).test(two) & 7 == 0;
+        *solved = !W::band_any(W::band_andn(two, placed_any));
         // 2. Placed cells leave the band's other digits.
-        let any = band_back_lanes(placed_any);
-        let two = band_back_lanes(two);
-        for r in 0..2 {
-            let x = n[r].andn(two[r]);
-            n[r] = n[r].andn(any[r].andn(placed[r])).andn(row_fill(x).andn(x));
-        }
+        let any = W::band_back(placed_any);
+        let x = n.andn(W::band_back(two));
+        n = n.andn(any.andn(placed)).andn(row_fill(x).andn(x));
         // 4. The diagonals, from the words rule 3 starts with: pointing and claiming
         // (which also places a hidden single: its box keeps it alone, and rule 1 does
         // the rest).
         for h in 0..2 {
-            let diag = load::<L>(&C.diagonal[h]);
-            let rest = load::<L>(&C.box_rest[h]);
-            let rest_empty = slots(n1[0].test_zero(rest[0]), n1[1].test_zero(rest[1]));
-            let part_empty = slots(n1[0].test_zero(diag[0]), n1[1].test_zero(diag[1]));
-            let pointing = keep(rotate9(rest_empty) | rotate18(rest_empty), diag);
-            let claiming = keep(rotate9(part_empty) & rotate18(part_empty), rest);
-            gone = [
-                gone[0].or(pointing[0]).or(claiming[0]),
-                gone[1].or(pointing[1]).or(claiming[1]),
-            ];
+            let diag = W::diagonal(h);
+            let rest = W::diagonal_box_rest(h);
+            let pointing = W::keep(W::any_other(n1.test_zero(rest)), diag);
+            let claiming = W::keep(W::both_others(n1.test_zero(diag)), rest);
+            gone = gone.or(pointing).or(claiming);
         }
-        n = [n[0].andn(gone[0]), n[1].andn(gone[1])];
+        n = n.andn(gone);
         // 5. Columns only one band can supply, from the same words.
-        let cols = [fold(n1[0]), fold(n1[1])];
-        let others = other_bands(cols);
-        let nine = L::splat(0x1FF);
-        if cols[0].or(others[0]).ne(nine) != 0 || cols[1].or(others[1]).ne(nine) & HIGH != 0 {
+        let cols = fold(n1);
+        let others = cols.other_bands();
+        if cols.or(others).any_ne(0x1FF) {
             return Err(Dead);
         }
-        for r in 0..2 {
-            let own = cols[r].andn(others[r]);
-            let mates = columns_up1(own).or(columns_up2(own));
-            if own.test(mates) != 0 {
-                return Err(Dead);
-            }
-            let kept = own.or(nine.andn(own.or(mates)));
-            n[r] = n[r].and(spread_lanes(kept));
+        let own = cols.andn(others);
+        let mates = columns_up1(own).or(columns_up2(own));
+        if own.any_common(mates) {
+            return Err(Dead);
         }
+        let kept = own.or(W::splat(0x1FF).andn(own.or(mates)));
+        n = n.and(spread_lanes(kept));
         self.v = n;
-        Ok(n[0].ne(old[0]) | n[1].ne(old[1]) != 0)
+        Ok(n.differs(old))
     }
 
-    /// A digit's places on diagonal `h` in every slot of the digit (all bands).
+    /// A digit's places on diagonal `h`: in its own band, and in every band.
     #[inline(always)]
-    fn diagonal_places(&self, h: usize) -> ([L; 2], [L; 2]) {
-        let diag = load::<L>(&C.diagonal[h]);
-        let parts = [self.v[0].and(diag[0]), self.v[1].and(diag[1])];
-        let others = other_bands(parts);
-        (parts, [parts[0].or(others[0]), parts[1].or(others[1])])
+    fn diagonal_places(&self, h: usize) -> (W, W) {
+        let parts = self.v.and(W::diagonal(h));
+        (parts, parts.or(parts.other_bands()))
+    }
+
+    /// The slots of the digits with two places left in `x` (their places on a
+    /// diagonal).
+    #[inline(always)]
+    fn two_places(x: W) -> W::Mask {
+        let rest = x.and(x.dec());
+        W::both(rest.test(rest), rest.test_zero(rest.dec()))
     }
 
     /// Two places left on a diagonal: the cells in the row of one and the column of
@@ -795,18 +1540,14 @@ impl<L: Lanes> State<L> {
         let old = self.v;
         for h in 0..2 {
             let (parts, x) = self.diagonal_places(h);
-            if x[0].test(x[0]) != 0xFFFF || x[1].test(x[1]) & HIGH != HIGH {
+            if x.any_zero() {
                 return Err(Dead);
             }
-            for r in 0..2 {
-                let rest = x[r].and(x[r].dec());
-                let pair = rest.test(rest) & rest.test_zero(rest.dec());
-                let cols = spread_lanes(fold(x[r]));
-                let seen = row_fill(parts[r]).and(cols).andn(parts[r]);
-                self.v[r] = self.v[r].andn(L::select(pair, seen, L::splat(0)));
-            }
+            let cols = spread_lanes(fold(x));
+            let seen = row_fill(parts).and(cols).andn(parts);
+            self.v = self.v.andn(W::keep(Self::two_places(x), seen));
         }
-        Ok(self.v[0].ne(old[0]) | self.v[1].ne(old[1]) != 0)
+        Ok(self.v.differs(old))
     }
 
     /// Propagate until nothing changes. `Ok(true)` when solved.
@@ -824,15 +1565,14 @@ impl<L: Lanes> State<L> {
     /// What to branch on: (band, cell, digit) first, and the other side, a second
     /// placement or (`None`) "not that digit there".
     #[inline(always)]
-    fn branch(&self) -> (Place, Option<Place>) {
+    fn branch(&self) -> Branch {
         // A digit with two places on a diagonal: the first, main diagonal first (the
         // band-0 slots hold each digit's places on the whole diagonal).
-        let two: [u16; 2] = std::array::from_fn(|h| {
-            let x = self.diagonal_places(h).1[0];
-            let rest = x.and(x.dec());
-            rest.test(rest) & rest.test_zero(rest.dec())
-        });
-        let hits = (two[0] | two[1]) & DIGITS;
+        let two = [
+            W::band0_digits(Self::two_places(self.diagonal_places(0).1)),
+            W::band0_digits(Self::two_places(self.diagonal_places(1).1)),
+        ];
+        let hits = two[0] | two[1];
         let w = self.words();
         if hits != 0 {
             let d = hits.trailing_zeros() as usize;
@@ -907,17 +1647,21 @@ impl<L: Lanes> State<L> {
 }
 
 /// The search: depth first, the other branch of each guess on `stack`. Returns
-/// (solutions found up to `limit`, guesses made).
+/// (solutions found up to `limit`, guesses made). `branch` is [`State::branch`], which
+/// the vector searches compile out of line: the loop of rounds is then compiled on
+/// its own (inlined, the branch's code changed how the rounds' registers were
+/// allocated, and cost the AVX-512 search 8 %).
 #[inline(always)]
-pub(crate) fn run<L: Lanes>(
+pub(crate) fn run<W: Words>(
     grid: &Grid,
-    stack: &mut Vec<State<L>>,
+    stack: &mut Vec<State<W>>,
     limit: u64,
     found: &mut dyn FnMut(Grid),
+    branch: impl Fn(&State<W>) -> Branch,
 ) -> (u64, u64) {
     stack.clear();
     let (mut solutions, mut guesses) = (0, 0);
-    let Some(mut cur) = State::<L>::start(grid) else {
+    let Some(mut cur) = State::<W>::start(grid) else {
         return (0, 0);
     };
     loop {
@@ -930,7 +1674,7 @@ pub(crate) fn run<L: Lanes>(
                 }
             }
             Ok(false) => {
-                let ((b, i, d), other) = cur.branch();
+                let ((b, i, d), other) = branch(&cur);
                 let mut next = cur;
                 match other {
                     Some((b2, i2, d2)) => next.assign(b2, i2, d2),
@@ -950,6 +1694,88 @@ pub(crate) fn run<L: Lanes>(
     }
     (solutions, guesses)
 }
+
+/// This module's search on the vector instructions of the CPU, with its stack.
+#[derive(Clone)]
+pub(crate) enum Search {
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Vec<State<Packed<avx512::Avx512>>>),
+    #[cfg(target_arch = "x86_64")]
+    Avx2Vl(Vec<State<avx2::Banded>>),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Vec<State<avx2::Banded>>),
+}
+
+impl Search {
+    /// The search on `v` if the CPU has it, else on the next of [`Vectors`] it has;
+    /// `None` when that is [`Vectors::Scalar`] (the box-band engine's own search).
+    pub(crate) fn new(v: Vectors) -> Option<Search> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let order = [
+                Vectors::Avx2Vl,
+                Vectors::Avx512,
+                Vectors::Avx2,
+                Vectors::Scalar,
+            ];
+            let want = if v == Vectors::Best { BEST } else { v };
+            let from = order.iter().position(|&o| o == want).unwrap_or(0);
+            for o in &order[from..] {
+                match o {
+                    Vectors::Avx512 if avx512::available() => {
+                        return Some(Search::Avx512(Vec::with_capacity(81)))
+                    }
+                    Vectors::Avx2Vl if avx2::available_vl() => {
+                        return Some(Search::Avx2Vl(Vec::with_capacity(81)))
+                    }
+                    Vectors::Avx2 if avx2::available() => {
+                        return Some(Search::Avx2(Vec::with_capacity(81)))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let _ = v;
+        None
+    }
+
+    /// Whether the CPU has what `v` needs.
+    pub(crate) fn available(v: Vectors) -> bool {
+        match v {
+            Vectors::Best | Vectors::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Vectors::Avx512 => avx512::available(),
+            #[cfg(target_arch = "x86_64")]
+            Vectors::Avx2Vl => avx2::available_vl(),
+            #[cfg(target_arch = "x86_64")]
+            Vectors::Avx2 => avx2::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Search `grid` (see [`run`]).
+    pub(crate) fn run(
+        &mut self,
+        grid: &Grid,
+        limit: u64,
+        found: &mut dyn FnMut(Grid),
+    ) -> (u64, u64) {
+        // SAFETY: each variant is made only when the CPU has what its search is
+        // compiled for (`new`).
+        match *self {
+            #[cfg(target_arch = "x86_64")]
+            Search::Avx512(ref mut stack) => unsafe { avx512::run(grid, stack, limit, found) },
+            #[cfg(target_arch = "x86_64")]
+            Search::Avx2Vl(ref mut stack) => unsafe { avx2::run_vl(grid, stack, limit, found) },
+            #[cfg(target_arch = "x86_64")]
+            Search::Avx2(ref mut stack) => unsafe { avx2::run(grid, stack, limit, found) },
+        }
+    }
+}
+
+/// What [`Vectors::Best`] asks for (the best the CPU has of it and after it).
+const BEST: Vectors = Vectors::Avx2Vl;
 
 #[cfg(test)]
 mod tests {
@@ -984,8 +1810,22 @@ mod tests {
         (v, grids)
     }
 
-    /// The AVX-512 search makes the same guesses and finds the same solutions, in the
-    /// same order, as the same search on plain arrays.
+    /// `search` makes the same guesses and finds the same solutions, in the same order,
+    /// as the search on plain arrays, on every puzzle of [`puzzles`].
+    fn agrees_with_plain_lanes(mut search: impl FnMut(&Grid, &mut dyn FnMut(Grid)) -> (u64, u64)) {
+        let (v, grids) = puzzles();
+        let mut plain = Vec::new();
+        for g in &grids {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let by_vectors = search(g, &mut |s| a.push(s));
+            let by_plain =
+                run::<Packed<Plain>>(g, &mut plain, 50, &mut |s| b.push(s), State::branch);
+            assert_eq!(by_vectors, by_plain, "{g}");
+            assert_eq!(a, b, "{g}");
+            assert!(!a.is_empty() && a.iter().all(|s| v.solves(s, g)), "{g}");
+        }
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_agrees_with_plain_lanes() {
@@ -993,16 +1833,56 @@ mod tests {
             eprintln!("no AVX-512 here: nothing to compare");
             return;
         }
-        let (v, grids) = puzzles();
-        let (mut wide, mut plain) = (Vec::new(), Vec::new());
-        for g in &grids {
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            // SAFETY: checked above.
-            let by_wide = unsafe { avx512::run(g, &mut wide, 50, &mut |s| a.push(s)) };
-            let by_plain = run::<Plain>(g, &mut plain, 50, &mut |s| b.push(s));
-            assert_eq!(by_wide, by_plain, "{g}");
-            assert_eq!(a, b, "{g}");
-            assert!(!a.is_empty() && a.iter().all(|s| v.solves(s, g)), "{g}");
+        let mut stack = Vec::new();
+        // SAFETY: checked above.
+        agrees_with_plain_lanes(|g, f| unsafe { avx512::run(g, &mut stack, 50, f) });
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_agrees_with_plain_lanes() {
+        if !avx2::available() {
+            eprintln!("no AVX2 here: nothing to compare");
+            return;
+        }
+        let mut stack = Vec::new();
+        // SAFETY: checked above.
+        agrees_with_plain_lanes(|g, f| unsafe { avx2::run(g, &mut stack, 50, f) });
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_vl_agrees_with_plain_lanes() {
+        if !avx2::available_vl() {
+            eprintln!("no AVX-512VL here: nothing to compare");
+            return;
+        }
+        let mut stack = Vec::new();
+        // SAFETY: checked above.
+        agrees_with_plain_lanes(|g, f| unsafe { avx2::run_vl(g, &mut stack, 50, f) });
+    }
+
+    /// Every choice of vectors runs the search the CPU has (or none, for the scalar
+    /// one), and the fallbacks find the same as the plain search.
+    #[test]
+    fn choices_fall_back() {
+        for v in [
+            Vectors::Best,
+            Vectors::Avx512,
+            Vectors::Avx2Vl,
+            Vectors::Avx2,
+            Vectors::Scalar,
+        ] {
+            let search = Search::new(v);
+            assert_eq!(
+                search.is_none(),
+                v == Vectors::Scalar
+                    || !cfg!(target_arch = "x86_64")
+                    || !Search::available(Vectors::Avx2)
+            );
+            if let Some(mut search) = search {
+                agrees_with_plain_lanes(|g, f| search.run(g, 50, f));
+            }
         }
     }
 
@@ -1011,12 +1891,13 @@ mod tests {
     #[test]
     fn finds_what_the_band_engine_finds() {
         let (v, grids) = puzzles();
-        let mut bands = super::super::bands::Engine::new(&v);
+        let mut bands = super::super::bands::Engine::new(&v, Vectors::Scalar);
         let mut stack = Vec::new();
         for g in &grids {
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            let (n, _) = run::<Plain>(g, &mut stack, 200, &mut |s| a.push(s));
-            let (m, _) = bands.search_scalar(g, 200, &mut |s| b.push(s));
+            let (n, _) =
+                run::<Packed<Plain>>(g, &mut stack, 200, &mut |s| a.push(s), State::branch);
+            let (m, _) = bands.search(g, 200, &mut |s| b.push(s));
             assert_eq!(n, m, "{g}");
             assert!(a.iter().all(|s| v.solves(s, g)), "{g}");
             if n < 200 {

@@ -93,10 +93,8 @@ const BAND: u32 = (1 << 27) - 1;
 const DIGITS: u16 = 0x1FF;
 /// The first cell of each (row, box) segment of a band: bit `9 * row + 3 * box`.
 const SEGMENTS: u32 = 0x1249249;
-/// The segments of the first box in each row.
-const BOX0: u32 = 1 | 1 << 9 | 1 << 18;
-/// The segments of the last box in each row.
-const BOX2: u32 = BOX0 << 6;
+/// The first cell of each row of a band.
+const ROW_STARTS: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// The cells of the main diagonal in each band (bit `10 * row + 3 * band`) and of the
 /// anti-diagonal (bit `8 * row + 8 - 3 * band`); each band's part lies in one box.
@@ -1313,19 +1311,6 @@ fn pick<W: Words>(m: u32, a: W, b: W) -> W {
     a.and(m).or(b.andn(m))
 }
 
-/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row (and
-/// stray bits off the segment positions, which the callers mask).
-#[inline(always)]
-fn segments_up1<W: Words>(x: W) -> W {
-    pick(BOX0, x.shr::<6>(), x.shl::<3>())
-}
-
-/// Segment bits of a whole band: box `j` to `j + 2` in each row (and stray bits).
-#[inline(always)]
-fn segments_up2<W: Words>(x: W) -> W {
-    pick(BOX2, x.shl::<6>(), x.shr::<3>())
-}
-
 /// Column sets (nine bits): each column to the next in its stack (and stray bits
 /// above the nine).
 #[inline(always)]
@@ -1376,9 +1361,13 @@ fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
     let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
     let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
     let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
-    // A row with one box left: that segment is forced.
-    let forced = c.andn(segments_up1(c)).andn(segments_up2(c));
-    let forced = forced.or(forced.shl::<1>()).or(forced.shl::<2>());
+    // A row with one box left: that segment is forced. Each row's count of boxes in
+    // its first two bits (the segment bits are three apart, so a row's sum of three
+    // carries at most into the bit after its first), and the rows counting one whole
+    // (`a` is in the row's boxes already).
+    let n = c.add(c.shr::<3>()).add(c.shr::<6>());
+    let one = n.andn(n.shr::<1>()).and(W::splat(ROW_STARTS));
+    let forced = one.shl::<9>().sub(one);
     let cols = fold(a);
     let single = cols.andn(columns_up1(cols)).andn(columns_up2(cols));
     let claimed = spread_lanes(single);

@@ -168,6 +168,7 @@ pub(crate) trait Words: Copy {
     fn or(self, o: Self) -> Self;
     /// `self & !o`.
     fn andn(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
     /// Each slot minus one (wrapping).
     fn dec(self) -> Self;
     /// Slot-wise sum and difference (wrapping).
@@ -222,6 +223,7 @@ pub(crate) trait Lanes: Copy {
     fn or(self, o: Self) -> Self;
     /// `self & !o`.
     fn andn(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
     /// Each lane minus one (wrapping).
     fn dec(self) -> Self;
     /// Lane-wise sum and difference (wrapping).
@@ -285,6 +287,10 @@ impl Lanes for Plain {
     #[inline(always)]
     fn andn(self, o: Self) -> Self {
         self.zip(o, |a, b| a & !b)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, |a, b| a ^ b)
     }
     #[inline(always)]
     fn dec(self) -> Self {
@@ -385,6 +391,10 @@ pub(crate) mod avx512 {
         #[inline(always)]
         fn andn(self, o: Self) -> Self {
             unsafe { Avx512(_mm512_andnot_si512(o.0, self.0)) }
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Avx512(_mm512_xor_si512(self.0, o.0)) }
         }
         #[inline(always)]
         fn dec(self) -> Self {
@@ -553,6 +563,10 @@ impl<L: Lanes> Words for Packed<L> {
     #[inline(always)]
     fn andn(self, o: Self) -> Self {
         self.zip(o, L::andn)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, L::xor)
     }
     #[inline(always)]
     fn dec(self) -> Self {
@@ -1032,6 +1046,10 @@ pub(crate) mod avx2 {
             Banded(four!(i => unsafe { _mm256_andnot_si256(o.0[i], self.0[i]) }))
         }
         #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_xor_si256(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
         fn dec(self) -> Self {
             let one = unsafe { _mm256_set1_epi32(1) };
             Banded(four!(i => unsafe { _mm256_sub_epi32(self.0[i], one) }))
@@ -1477,7 +1495,9 @@ impl<W: Words> State<W> {
         // 2. Placed cells leave the band's other digits.
         let any = W::band_back(placed_any);
         let x = n.andn(W::band_back(two));
-        n = n.andn(any.andn(placed)).andn(row_fill(x).andn(x));
+        // (`any` holds `placed`, and a row `x` has cells in holds them: the XORs
+        // are the differences.)
+        n = n.andn(any.xor(placed)).andn(row_fill(x).xor(x));
         // 4. The diagonals, from the words rule 3 starts with: pointing and claiming
         // (which also places a hidden single: its box keeps it alone, and rule 1 does
         // the rest).
@@ -1500,8 +1520,9 @@ impl<W: Words> State<W> {
         if own.any_common(mates) {
             return Err(Dead);
         }
-        let kept = own.or(W::splat(0x1FF).andn(own.or(mates)));
-        n = n.and(spread_lanes(kept));
+        // The columns of other stacks and the band's own columns stay (an own
+        // column is no mate of another).
+        n = n.andn(spread_lanes(mates.and(W::splat(0x1FF))));
         self.v = n;
         Ok(n.differs(old))
     }

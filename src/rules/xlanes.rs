@@ -182,6 +182,8 @@ pub(crate) trait Words: Copy {
     fn test_zero(self, o: Self) -> Self::Mask;
     /// Both flags.
     fn both(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Either flag.
+    fn either(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// `x` where `m` is set, else zero.
     fn keep(m: Self::Mask, x: Self) -> Self;
     /// Each slot: whether `m` is set in the same digit's slot of some other band.
@@ -599,6 +601,10 @@ impl<L: Lanes> Words for Packed<L> {
     #[inline(always)]
     fn both(a: [u16; 2], b: [u16; 2]) -> [u16; 2] {
         [a[0] & b[0], a[1] & b[1]]
+    }
+    #[inline(always)]
+    fn either(a: [u16; 2], b: [u16; 2]) -> [u16; 2] {
+        [a[0] | b[0], a[1] | b[1]]
     }
     #[inline(always)]
     fn keep(m: [u16; 2], x: Self) -> Self {
@@ -1104,6 +1110,21 @@ pub(crate) mod avx2 {
             }
         }
         #[inline(always)]
+        fn either(a: Mask, b: Mask) -> Mask {
+            // Neither complement, for complements.
+            Mask {
+                v: four!(i => unsafe {
+                    match (a.neg, b.neg) {
+                        (false, false) => _mm256_or_si256(a.v[i], b.v[i]),
+                        (false, true) => _mm256_andnot_si256(a.v[i], b.v[i]),
+                        (true, false) => _mm256_andnot_si256(b.v[i], a.v[i]),
+                        (true, true) => _mm256_and_si256(a.v[i], b.v[i]),
+                    }
+                }),
+                neg: a.neg || b.neg,
+            }
+        }
+        #[inline(always)]
         fn keep(m: Mask, x: Self) -> Self {
             Banded(four!(i => unsafe {
                 if m.neg {
@@ -1476,11 +1497,6 @@ impl<W: Words> State<W> {
         // words from here, so that they run side by side: the round's longest chain
         // of dependent instructions is its cost as much as its instruction count).
         let mut n = a.andn(claimed.other_bands());
-        let mut gone = W::splat(0);
-        for h in 0..2 {
-            let diag = W::diagonal(h);
-            gone = gone.or(W::keep(W::any_other(placed.test(diag)), diag));
-        }
         let n1 = n;
         // 3. Naked singles (counted before rule 2, which changes no other cell's
         // count, so that the two run side by side): the cell leaves its digit's row
@@ -1501,10 +1517,14 @@ impl<W: Words> State<W> {
         // 4. The diagonals, from the words rule 3 starts with: pointing and claiming
         // (which also places a hidden single: its box keeps it alone, and rule 1 does
         // the rest).
+        // The diagonal's parts also go where another band has the digit placed on
+        // it (rule 1's diagonal claims, with pointing: one flag for both).
+        let mut gone = W::splat(0);
         for h in 0..2 {
             let diag = W::diagonal(h);
             let rest = W::diagonal_box_rest(h);
-            let pointing = W::keep(W::any_other(n1.test_zero(rest)), diag);
+            let points = W::either(n1.test_zero(rest), placed.test(diag));
+            let pointing = W::keep(W::any_other(points), diag);
             let claiming = W::keep(W::both_others(n1.test_zero(diag)), rest);
             gone = gone.or(pointing).or(claiming);
         }

@@ -1379,9 +1379,10 @@ fn row_fill<W: Words>(x: W) -> W {
 }
 
 /// Rule 1 on every word of a band: the word left by row/box matching, its placed
-/// cells, and the columns it takes from its digit's other bands (on every row).
+/// cells, its columns, and those it takes from its digit's other bands (the columns
+/// alone in their box).
 #[inline(always)]
-fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
+fn rows_and_boxes<W: Words>(a: W) -> (W, W, W, W) {
     let s = a.or(a.shr::<1>()).or(a.shr::<2>()).and(W::splat(SEGMENTS));
     let r0 = s.and(W::splat(0o111));
     // Rows 1 and 2 with their three boxes twice (bits 0 to 8 and 9 to 17), so that
@@ -1409,8 +1410,7 @@ fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
     let forced = one.shl::<9>().sub(one);
     let cols = fold(a);
     let single = cols.andn(columns_up1(cols)).andn(columns_up2(cols));
-    let claimed = spread_lanes(single);
-    (a, a.and(forced).and(claimed), claimed)
+    (a, a.and(forced).and(spread_lanes(single)), cols, single)
 }
 
 /// A found contradiction.
@@ -1488,7 +1488,7 @@ impl<W: Words> State<W> {
     fn round(&mut self, solved: &mut bool) -> Result<bool, Dead> {
         let old = self.v;
         // 1. Rows and boxes, word by word.
-        let (a, placed, claimed) = rows_and_boxes(old);
+        let (a, placed, cols, single) = rows_and_boxes(old);
         if a.any_zero() {
             return Err(Dead);
         }
@@ -1496,7 +1496,8 @@ impl<W: Words> State<W> {
         // is placed in another band at the end of the round (rules 3 to 5 read the
         // words from here, so that they run side by side: the round's longest chain
         // of dependent instructions is its cost as much as its instruction count).
-        let mut n = a.andn(claimed.other_bands());
+        let taken = single.other_bands();
+        let mut n = a.andn(spread_lanes(taken));
         let n1 = n;
         // 3. Naked singles (counted before rule 2, which changes no other cell's
         // count, so that the two run side by side): the cell leaves its digit's row
@@ -1529,8 +1530,9 @@ impl<W: Words> State<W> {
             gone = gone.or(pointing).or(claiming);
         }
         n = n.andn(gone);
-        // 5. Columns only one band can supply, from the same words.
-        let cols = fold(n1);
+        // 5. Columns only one band can supply, from the same words (their columns:
+        // rule 1's less those taken).
+        let cols = cols.andn(taken);
         let others = cols.other_bands();
         if cols.or(others).any_ne(0x1FF) {
             return Err(Dead);

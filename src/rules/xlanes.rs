@@ -74,10 +74,14 @@
 //!
 //! [`Search`] runs the layout the CPU has ([`Vectors`]; `Best` by default). On the
 //! 2-core AMD EPYC (Zen 5) this was measured on, one thread, 300 generated minimal X
-//! puzzles at limit 2: AVX2 with AVX-512VL 125K puzzles a second, AVX-512 109K, AVX2
-//! alone 99K, the box-band engine's scalar search 78K; so `Best` takes AVX2 with VL
-//! where the CPU has it (256-bit operations issue at twice the rate of 512-bit ones
-//! there), else AVX-512, else AVX2, else the scalar search.
+//! puzzles at limit 2: AVX2 with AVX-512VL 136K puzzles a second, AVX-512 112K, AVX2
+//! alone 109K, the box-band engine's scalar search 77K (on 4000 such puzzles: 124K,
+//! 103K, 101K and 78K); so `Best` takes AVX2 with VL where the CPU has it (256-bit
+//! operations issue at twice the rate of 512-bit ones there), else AVX-512, else
+//! AVX2, else the scalar search. (AVX2 alone has no ternary logic, half the
+//! registers and no mask registers; rewriting the rules to fewer operations where
+//! LLVM had spelled out complements, shared flags and reused columns took it from
+//! 99K to 109K.)
 
 // Loops over the three bands index several per-band arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -1517,9 +1521,10 @@ impl<W: Words> State<W> {
         n = n.andn(any.xor(placed)).andn(row_fill(x).xor(x));
         // 4. The diagonals, from the words rule 3 starts with: pointing and claiming
         // (which also places a hidden single: its box keeps it alone, and rule 1 does
-        // the rest).
-        // The diagonal's parts also go where another band has the digit placed on
-        // it (rule 1's diagonal claims, with pointing: one flag for both).
+        // the rest). Pointing and rule 1's diagonal claims both take a diagonal's
+        // parts, the first where another band has the digit's box on the diagonal
+        // only, the second where another band has it placed on the diagonal: one
+        // flag for both, spread to the other bands once.
         let mut gone = W::splat(0);
         for h in 0..2 {
             let diag = W::diagonal(h);
@@ -1542,8 +1547,8 @@ impl<W: Words> State<W> {
         if own.any_common(mates) {
             return Err(Dead);
         }
-        // The columns of other stacks and the band's own columns stay (an own
-        // column is no mate of another).
+        // The columns of stacks without an own column and the own columns stay,
+        // that is all but the mates (an own column is no mate of another).
         n = n.andn(spread_lanes(mates.and(W::splat(0x1FF))));
         self.v = n;
         Ok(n.differs(old))

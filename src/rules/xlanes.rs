@@ -1397,13 +1397,13 @@ fn rows_and_boxes<W: Words>(a: W) -> (W, W, W, W) {
     // (bit j of e1), and row 1 to j - 1, row 2 to j - 2 (e2).
     let e1 = r0.and(r1.shr::<3>()).and(r2.shr::<6>());
     let e2 = r0.and(r1.shr::<6>()).and(r2.shr::<3>());
-    // The boxes each row can take.
+    // The boxes each row can take: with the matchings twice (bits 0 to 8 and 9 to
+    // 17), row 1's boxes are e1 shifted up 3 and e2 up 6, row 2's e1 up 15 and e2
+    // up 12, each kept to its row's segments.
     let (d1, d2) = (e1.or(e1.shl::<9>()), e2.or(e2.shl::<9>()));
-    let m = W::splat(0o111);
-    let c0 = e1.or(e2);
-    let c1 = d1.shr::<6>().or(d2.shr::<3>()).and(m);
-    let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
-    let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
+    let c1 = d1.shl::<3>().or(d2.shl::<6>()).and(W::splat(0o111 << 9));
+    let c2 = d1.shl::<15>().or(d2.shl::<12>()).and(W::splat(0o111 << 18));
+    let c = e1.or(e2).or(c1).or(c2);
     let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
     // A row with one box left: that segment is forced. Each row's count of boxes in
     // its first two bits (the segment bits are three apart, so a row's sum of three

@@ -74,14 +74,14 @@
 //!
 //! [`Search`] runs the layout the CPU has ([`Vectors`]; `Best` by default). On the
 //! 2-core AMD EPYC (Zen 5) this was measured on, one thread, 300 generated minimal X
-//! puzzles at limit 2: AVX2 with AVX-512VL 136K puzzles a second, AVX-512 112K, AVX2
-//! alone 109K, the box-band engine's scalar search 77K (on 4000 such puzzles: 124K,
-//! 103K, 101K and 78K); so `Best` takes AVX2 with VL where the CPU has it (256-bit
+//! puzzles at limit 2: AVX2 with AVX-512VL 138K puzzles a second, AVX-512 116K, AVX2
+//! alone 109K, the box-band engine's scalar search 78K (on 4000 such puzzles: 126K,
+//! 106K, 102K and 77K); so `Best` takes AVX2 with VL where the CPU has it (256-bit
 //! operations issue at twice the rate of 512-bit ones there), else AVX-512, else
 //! AVX2, else the scalar search. (AVX2 alone has no ternary logic, half the
-//! registers and no mask registers; rewriting the rules to fewer operations where
-//! LLVM had spelled out complements, shared flags and reused columns took it from
-//! 99K to 109K.)
+//! registers and no mask registers; counting a row's boxes, XORs where LLVM spelled
+//! out complements, one flag for a diagonal's pointing and claims, and rule 1's
+//! columns reused by rule 5 took it from 99K to 109K, and the others with it.)
 
 // Loops over the three bands index several per-band arrays at once.
 #![allow(clippy::needless_range_loop)]

@@ -74,10 +74,14 @@
 //!
 //! [`Search`] runs the layout the CPU has ([`Vectors`]; `Best` by default). On the
 //! 2-core AMD EPYC (Zen 5) this was measured on, one thread, 300 generated minimal X
-//! puzzles at limit 2: AVX2 with AVX-512VL 125K puzzles a second, AVX-512 109K, AVX2
-//! alone 99K, the box-band engine's scalar search 78K; so `Best` takes AVX2 with VL
-//! where the CPU has it (256-bit operations issue at twice the rate of 512-bit ones
-//! there), else AVX-512, else AVX2, else the scalar search.
+//! puzzles at limit 2: AVX2 with AVX-512VL 138K puzzles a second, AVX-512 116K, AVX2
+//! alone 109K, the box-band engine's scalar search 78K (on 4000 such puzzles: 126K,
+//! 106K, 102K and 77K); so `Best` takes AVX2 with VL where the CPU has it (256-bit
+//! operations issue at twice the rate of 512-bit ones there), else AVX-512, else
+//! AVX2, else the scalar search. (AVX2 alone has no ternary logic, half the
+//! registers and no mask registers; counting a row's boxes, XORs where LLVM spelled
+//! out complements, one flag for a diagonal's pointing and claims, and rule 1's
+//! columns reused by rule 5 took it from 99K to 109K, and the others with it.)
 
 // Loops over the three bands index several per-band arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -93,10 +97,8 @@ const BAND: u32 = (1 << 27) - 1;
 const DIGITS: u16 = 0x1FF;
 /// The first cell of each (row, box) segment of a band: bit `9 * row + 3 * box`.
 const SEGMENTS: u32 = 0x1249249;
-/// The segments of the first box in each row.
-const BOX0: u32 = 1 | 1 << 9 | 1 << 18;
-/// The segments of the last box in each row.
-const BOX2: u32 = BOX0 << 6;
+/// The first cell of each row of a band.
+const ROW_STARTS: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// The cells of the main diagonal in each band (bit `10 * row + 3 * band`) and of the
 /// anti-diagonal (bit `8 * row + 8 - 3 * band`); each band's part lies in one box.
@@ -170,6 +172,7 @@ pub(crate) trait Words: Copy {
     fn or(self, o: Self) -> Self;
     /// `self & !o`.
     fn andn(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
     /// Each slot minus one (wrapping).
     fn dec(self) -> Self;
     /// Slot-wise sum and difference (wrapping).
@@ -183,6 +186,8 @@ pub(crate) trait Words: Copy {
     fn test_zero(self, o: Self) -> Self::Mask;
     /// Both flags.
     fn both(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Either flag.
+    fn either(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// `x` where `m` is set, else zero.
     fn keep(m: Self::Mask, x: Self) -> Self;
     /// Each slot: whether `m` is set in the same digit's slot of some other band.
@@ -224,6 +229,7 @@ pub(crate) trait Lanes: Copy {
     fn or(self, o: Self) -> Self;
     /// `self & !o`.
     fn andn(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
     /// Each lane minus one (wrapping).
     fn dec(self) -> Self;
     /// Lane-wise sum and difference (wrapping).
@@ -287,6 +293,10 @@ impl Lanes for Plain {
     #[inline(always)]
     fn andn(self, o: Self) -> Self {
         self.zip(o, |a, b| a & !b)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, |a, b| a ^ b)
     }
     #[inline(always)]
     fn dec(self) -> Self {
@@ -387,6 +397,10 @@ pub(crate) mod avx512 {
         #[inline(always)]
         fn andn(self, o: Self) -> Self {
             unsafe { Avx512(_mm512_andnot_si512(o.0, self.0)) }
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Avx512(_mm512_xor_si512(self.0, o.0)) }
         }
         #[inline(always)]
         fn dec(self) -> Self {
@@ -557,6 +571,10 @@ impl<L: Lanes> Words for Packed<L> {
         self.zip(o, L::andn)
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, L::xor)
+    }
+    #[inline(always)]
     fn dec(self) -> Self {
         self.map(L::dec)
     }
@@ -587,6 +605,10 @@ impl<L: Lanes> Words for Packed<L> {
     #[inline(always)]
     fn both(a: [u16; 2], b: [u16; 2]) -> [u16; 2] {
         [a[0] & b[0], a[1] & b[1]]
+    }
+    #[inline(always)]
+    fn either(a: [u16; 2], b: [u16; 2]) -> [u16; 2] {
+        [a[0] | b[0], a[1] | b[1]]
     }
     #[inline(always)]
     fn keep(m: [u16; 2], x: Self) -> Self {
@@ -1034,6 +1056,10 @@ pub(crate) mod avx2 {
             Banded(four!(i => unsafe { _mm256_andnot_si256(o.0[i], self.0[i]) }))
         }
         #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Banded(four!(i => unsafe { _mm256_xor_si256(self.0[i], o.0[i]) }))
+        }
+        #[inline(always)]
         fn dec(self) -> Self {
             let one = unsafe { _mm256_set1_epi32(1) };
             Banded(four!(i => unsafe { _mm256_sub_epi32(self.0[i], one) }))
@@ -1085,6 +1111,21 @@ pub(crate) mod avx2 {
                     }
                 }),
                 neg: a.neg && b.neg,
+            }
+        }
+        #[inline(always)]
+        fn either(a: Mask, b: Mask) -> Mask {
+            // Neither complement, for complements.
+            Mask {
+                v: four!(i => unsafe {
+                    match (a.neg, b.neg) {
+                        (false, false) => _mm256_or_si256(a.v[i], b.v[i]),
+                        (false, true) => _mm256_andnot_si256(a.v[i], b.v[i]),
+                        (true, false) => _mm256_andnot_si256(b.v[i], a.v[i]),
+                        (true, true) => _mm256_and_si256(a.v[i], b.v[i]),
+                    }
+                }),
+                neg: a.neg || b.neg,
             }
         }
         #[inline(always)]
@@ -1313,19 +1354,6 @@ fn pick<W: Words>(m: u32, a: W, b: W) -> W {
     a.and(m).or(b.andn(m))
 }
 
-/// Segment bits of a whole band ([`SEGMENTS`]): box `j` to `j + 1` in each row (and
-/// stray bits off the segment positions, which the callers mask).
-#[inline(always)]
-fn segments_up1<W: Words>(x: W) -> W {
-    pick(BOX0, x.shr::<6>(), x.shl::<3>())
-}
-
-/// Segment bits of a whole band: box `j` to `j + 2` in each row (and stray bits).
-#[inline(always)]
-fn segments_up2<W: Words>(x: W) -> W {
-    pick(BOX2, x.shl::<6>(), x.shr::<3>())
-}
-
 /// Column sets (nine bits): each column to the next in its stack (and stray bits
 /// above the nine).
 #[inline(always)]
@@ -1355,9 +1383,10 @@ fn row_fill<W: Words>(x: W) -> W {
 }
 
 /// Rule 1 on every word of a band: the word left by row/box matching, its placed
-/// cells, and the columns it takes from its digit's other bands (on every row).
+/// cells, its columns, and those it takes from its digit's other bands (the columns
+/// alone in their box).
 #[inline(always)]
-fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
+fn rows_and_boxes<W: Words>(a: W) -> (W, W, W, W) {
     let s = a.or(a.shr::<1>()).or(a.shr::<2>()).and(W::splat(SEGMENTS));
     let r0 = s.and(W::splat(0o111));
     // Rows 1 and 2 with their three boxes twice (bits 0 to 8 and 9 to 17), so that
@@ -1368,21 +1397,24 @@ fn rows_and_boxes<W: Words>(a: W) -> (W, W, W) {
     // (bit j of e1), and row 1 to j - 1, row 2 to j - 2 (e2).
     let e1 = r0.and(r1.shr::<3>()).and(r2.shr::<6>());
     let e2 = r0.and(r1.shr::<6>()).and(r2.shr::<3>());
-    // The boxes each row can take.
+    // The boxes each row can take: with the matchings twice (bits 0 to 8 and 9 to
+    // 17), row 1's boxes are e1 shifted up 3 and e2 up 6, row 2's e1 up 15 and e2
+    // up 12, each kept to its row's segments.
     let (d1, d2) = (e1.or(e1.shl::<9>()), e2.or(e2.shl::<9>()));
-    let m = W::splat(0o111);
-    let c0 = e1.or(e2);
-    let c1 = d1.shr::<6>().or(d2.shr::<3>()).and(m);
-    let c2 = d1.shr::<3>().or(d2.shr::<6>()).and(m);
-    let c = c0.or(c1.shl::<9>()).or(c2.shl::<18>());
+    let c1 = d1.shl::<3>().or(d2.shl::<6>()).and(W::splat(0o111 << 9));
+    let c2 = d1.shl::<15>().or(d2.shl::<12>()).and(W::splat(0o111 << 18));
+    let c = e1.or(e2).or(c1).or(c2);
     let a = a.and(c.or(c.shl::<1>()).or(c.shl::<2>()));
-    // A row with one box left: that segment is forced.
-    let forced = c.andn(segments_up1(c)).andn(segments_up2(c));
-    let forced = forced.or(forced.shl::<1>()).or(forced.shl::<2>());
+    // A row with one box left: that segment is forced. Each row's count of boxes in
+    // its first two bits (the segment bits are three apart, so a row's sum of three
+    // carries at most into the bit after its first), and the rows counting one whole
+    // (`a` is in the row's boxes already).
+    let n = c.add(c.shr::<3>()).add(c.shr::<6>());
+    let one = n.andn(n.shr::<1>()).and(W::splat(ROW_STARTS));
+    let forced = one.shl::<9>().sub(one);
     let cols = fold(a);
     let single = cols.andn(columns_up1(cols)).andn(columns_up2(cols));
-    let claimed = spread_lanes(single);
-    (a, a.and(forced).and(claimed), claimed)
+    (a, a.and(forced).and(spread_lanes(single)), cols, single)
 }
 
 /// A found contradiction.
@@ -1460,7 +1492,7 @@ impl<W: Words> State<W> {
     fn round(&mut self, solved: &mut bool) -> Result<bool, Dead> {
         let old = self.v;
         // 1. Rows and boxes, word by word.
-        let (a, placed, claimed) = rows_and_boxes(old);
+        let (a, placed, cols, single) = rows_and_boxes(old);
         if a.any_zero() {
             return Err(Dead);
         }
@@ -1468,12 +1500,8 @@ impl<W: Words> State<W> {
         // is placed in another band at the end of the round (rules 3 to 5 read the
         // words from here, so that they run side by side: the round's longest chain
         // of dependent instructions is its cost as much as its instruction count).
-        let mut n = a.andn(claimed.other_bands());
-        let mut gone = W::splat(0);
-        for h in 0..2 {
-            let diag = W::diagonal(h);
-            gone = gone.or(W::keep(W::any_other(placed.test(diag)), diag));
-        }
+        let taken = single.other_bands();
+        let mut n = a.andn(spread_lanes(taken));
         let n1 = n;
         // 3. Naked singles (counted before rule 2, which changes no other cell's
         // count, so that the two run side by side): the cell leaves its digit's row
@@ -1488,20 +1516,28 @@ impl<W: Words> State<W> {
         // 2. Placed cells leave the band's other digits.
         let any = W::band_back(placed_any);
         let x = n.andn(W::band_back(two));
-        n = n.andn(any.andn(placed)).andn(row_fill(x).andn(x));
+        // (`any` holds `placed`, and a row `x` has cells in holds them: the XORs
+        // are the differences.)
+        n = n.andn(any.xor(placed)).andn(row_fill(x).xor(x));
         // 4. The diagonals, from the words rule 3 starts with: pointing and claiming
         // (which also places a hidden single: its box keeps it alone, and rule 1 does
-        // the rest).
+        // the rest). Pointing and rule 1's diagonal claims both take a diagonal's
+        // parts, the first where another band has the digit's box on the diagonal
+        // only, the second where another band has it placed on the diagonal: one
+        // flag for both, spread to the other bands once.
+        let mut gone = W::splat(0);
         for h in 0..2 {
             let diag = W::diagonal(h);
             let rest = W::diagonal_box_rest(h);
-            let pointing = W::keep(W::any_other(n1.test_zero(rest)), diag);
+            let points = W::either(n1.test_zero(rest), placed.test(diag));
+            let pointing = W::keep(W::any_other(points), diag);
             let claiming = W::keep(W::both_others(n1.test_zero(diag)), rest);
             gone = gone.or(pointing).or(claiming);
         }
         n = n.andn(gone);
-        // 5. Columns only one band can supply, from the same words.
-        let cols = fold(n1);
+        // 5. Columns only one band can supply, from the same words (their columns:
+        // rule 1's less those taken).
+        let cols = cols.andn(taken);
         let others = cols.other_bands();
         if cols.or(others).any_ne(0x1FF) {
             return Err(Dead);
@@ -1511,8 +1547,9 @@ impl<W: Words> State<W> {
         if own.any_common(mates) {
             return Err(Dead);
         }
-        let kept = own.or(W::splat(0x1FF).andn(own.or(mates)));
-        n = n.and(spread_lanes(kept));
+        // The columns of stacks without an own column and the own columns stay,
+        // that is all but the mates (an own column is no mate of another).
+        n = n.andn(spread_lanes(mates.and(W::splat(0x1FF))));
         self.v = n;
         Ok(n.differs(old))
     }

@@ -361,6 +361,43 @@ impl Lanes for Plain {
     }
 }
 
+/// `$run`: [`run`] on the words `$words`, compiled for the CPU features `$features`,
+/// with [`State::branch`] out of line as `$branch`, compiled for them too (see [`run`]).
+/// Both are `unsafe`: the CPU must have the features.
+#[cfg(target_arch = "x86_64")]
+macro_rules! compiled_search {
+    ($(#[$doc:meta])* $run:ident, $branch:ident, $words:ty, $features:literal) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have the features this is compiled for.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $run(
+            grid: &crate::grid::Grid,
+            stack: &mut Vec<super::State<$words>>,
+            limit: u64,
+            found: &mut dyn FnMut(crate::grid::Grid),
+        ) -> (u64, u64) {
+            // SAFETY: the branch function needs what this function needs.
+            super::run(grid, stack, limit, found, |s| unsafe { $branch(s) })
+        }
+
+        /// [`super::State::branch`], out of line (see [`super::run`]).
+        ///
+        /// # Safety
+        ///
+        /// As the search it serves.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn $branch(s: &super::State<$words>) -> super::Branch {
+            s.branch()
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use compiled_search;
+
 /// [`Lanes`] as an AVX-512 register.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512 {
@@ -456,32 +493,11 @@ pub(crate) mod avx512 {
         }
     }
 
-    /// [`super::run`] on AVX-512 registers, compiled with AVX-512F and the bit
-    /// instructions of the band engine's fast search.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have them ([`available`]).
-    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2,lzcnt")]
-    pub(crate) unsafe fn run(
-        grid: &crate::grid::Grid,
-        stack: &mut Vec<super::State<super::Packed<Avx512>>>,
-        limit: u64,
-        found: &mut dyn FnMut(crate::grid::Grid),
-    ) -> (u64, u64) {
-        // SAFETY: `branch` needs what this function needs.
-        super::run(grid, stack, limit, found, |s| unsafe { branch(s) })
-    }
-
-    /// [`super::State::branch`], out of line (see [`super::run`]).
-    ///
-    /// # Safety
-    ///
-    /// As [`run`].
-    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2,lzcnt")]
-    #[inline(never)]
-    unsafe fn branch(s: &super::State<super::Packed<Avx512>>) -> super::Branch {
-        s.branch()
+    super::compiled_search! {
+        /// [`super::run`] on AVX-512 registers, compiled with AVX-512F and the bit
+        /// instructions of the band engine's fast search. The CPU must have them
+        /// ([`available`]).
+        run, branch, super::Packed<Avx512>, "avx512f,popcnt,bmi1,bmi2,lzcnt"
     }
 }
 
@@ -1278,60 +1294,17 @@ pub(crate) mod avx2 {
         }
     }
 
-    /// [`super::run`] on AVX2 registers, compiled with AVX2 and the bit instructions.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have them ([`available`]).
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    pub(crate) unsafe fn run(
-        grid: &crate::grid::Grid,
-        stack: &mut Vec<super::State<Banded>>,
-        limit: u64,
-        found: &mut dyn FnMut(crate::grid::Grid),
-    ) -> (u64, u64) {
-        // SAFETY: `branch` needs what this function needs.
-        super::run(grid, stack, limit, found, |s| unsafe { branch(s) })
+    super::compiled_search! {
+        /// [`super::run`] on AVX2 registers, compiled with AVX2 and the bit
+        /// instructions. The CPU must have them ([`available`]).
+        run, branch, Banded, "avx2,popcnt,bmi1,bmi2,lzcnt"
     }
 
-    /// [`super::State::branch`], out of line (see [`super::run`]).
-    ///
-    /// # Safety
-    ///
-    /// As [`run`].
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-    #[inline(never)]
-    unsafe fn branch(s: &super::State<Banded>) -> super::Branch {
-        s.branch()
-    }
-
-    /// [`run`] compiled with AVX-512VL as well: the same 256-bit code, in which the
-    /// compiler may fuse logic into ternary-logic instructions and compare into mask
-    /// registers.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have them ([`available_vl`]).
-    #[target_feature(enable = "avx2,avx512f,avx512vl,popcnt,bmi1,bmi2,lzcnt")]
-    pub(crate) unsafe fn run_vl(
-        grid: &crate::grid::Grid,
-        stack: &mut Vec<super::State<Banded>>,
-        limit: u64,
-        found: &mut dyn FnMut(crate::grid::Grid),
-    ) -> (u64, u64) {
-        // SAFETY: `branch_vl` needs what this function needs.
-        super::run(grid, stack, limit, found, |s| unsafe { branch_vl(s) })
-    }
-
-    /// [`super::State::branch`], out of line (see [`super::run`]).
-    ///
-    /// # Safety
-    ///
-    /// As [`run_vl`].
-    #[target_feature(enable = "avx2,avx512f,avx512vl,popcnt,bmi1,bmi2,lzcnt")]
-    #[inline(never)]
-    unsafe fn branch_vl(s: &super::State<Banded>) -> super::Branch {
-        s.branch()
+    super::compiled_search! {
+        /// [`run`] compiled with AVX-512VL as well: the same 256-bit code, in which the
+        /// compiler may fuse logic into ternary-logic instructions and compare into mask
+        /// registers. The CPU must have them ([`available_vl`]).
+        run_vl, branch_vl, Banded, "avx2,avx512f,avx512vl,popcnt,bmi1,bmi2,lzcnt"
     }
 }
 

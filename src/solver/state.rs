@@ -96,6 +96,7 @@ pub(crate) fn segment_map_bmi2(a: u32) -> usize {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
+        let _ = a;
         unreachable!("bmi2 is set only on x86-64")
     }
 }

@@ -58,10 +58,10 @@ use super::Rule;
 use super::Vectors;
 
 /// The 27 cells of a band.
-const BAND: u32 = (1 << 27) - 1;
+pub(super) const BAND: u32 = (1 << 27) - 1;
 
 /// A set of columns spread over the three rows of a band.
-const fn spread(cols: u32) -> u32 {
+pub(super) const fn spread(cols: u32) -> u32 {
     cols | cols << 9 | cols << 18
 }
 
@@ -99,7 +99,7 @@ static OWN_COLUMN_KEEP: [u32; 512] = {
 };
 
 /// For each cell of a band: its row and box in the band (itself included).
-static ROW_BOX: [u32; 27] = {
+pub(super) static ROW_BOX: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut i = 0;
     while i < 27 {

@@ -430,10 +430,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn ours(set: &Set, solver: &mut VariantSolver) -> u64 {
-    set.puzzles
-        .iter()
-        .map(|(v, g)| solver.solve(v, black_box(g), 2).solutions)
-        .sum()
+    sum_over(&set.puzzles, |(v, g)| solver.solve(v, g, 2).solutions)
 }
 
 fn criterion_figures(c: &mut Criterion) {
@@ -453,12 +450,7 @@ fn criterion_figures(c: &mut Criterion) {
     group.bench_function("VariantSolver::new()", |b| b.iter(|| ours(x, &mut solver)));
     group.bench_function("generic engine", |b| b.iter(|| ours(x, &mut generic)));
     group.bench_function("rule-table baseline", |b| {
-        b.iter(|| {
-            x.puzzles
-                .iter()
-                .map(|(_, g)| plain_x.count(black_box(g), 2))
-                .sum::<u64>()
-        })
+        b.iter(|| sum_over(&x.puzzles, |(_, g)| plain_x.count(g, 2)))
     });
     group.finish();
 
@@ -469,20 +461,10 @@ fn criterion_figures(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(3));
     let mut band = Solver::new();
     group.bench_function("band engine", |b| {
-        b.iter(|| {
-            classic
-                .iter()
-                .map(|g| band.solve(black_box(g), 2).solutions)
-                .sum::<u64>()
-        })
+        b.iter(|| sum_over(&classic, |g| band.solve(g, 2).solutions))
     });
     group.bench_function("generic engine", |b| {
-        b.iter(|| {
-            classic
-                .iter()
-                .map(|g| generic.solve(&classic_rules, black_box(g), 2).solutions)
-                .sum::<u64>()
-        })
+        b.iter(|| sum_over(&classic, |g| generic.solve(&classic_rules, g, 2).solutions))
     });
     group.finish();
 
@@ -495,6 +477,11 @@ fn criterion_figures(c: &mut Criterion) {
         group.bench_function(set.name, |b| b.iter(|| ours(set, &mut solver)));
     }
     group.finish();
+}
+
+/// The sum of `f` over `items`, each passed through `black_box`.
+fn sum_over<T>(items: &[T], mut f: impl FnMut(&T) -> u64) -> u64 {
+    items.iter().map(|t| f(black_box(t))).sum()
 }
 
 /// Rates of several runs measured side by side: in each round every run goes once,
@@ -564,50 +551,26 @@ fn ratio_table(_: &mut Criterion) {
         &mut || rate(nx, || _ = black_box(ours(x, &mut generic))),
         &mut || {
             rate(nx, || {
-                black_box(
-                    x.puzzles
-                        .iter()
-                        .map(|(_, g)| plain_x.count(black_box(g), 2))
-                        .sum::<u64>(),
-                );
+                _ = black_box(sum_over(&x.puzzles, |(_, g)| plain_x.count(g, 2)))
             })
         },
         &mut || {
             rate(n, || {
-                black_box(
-                    classic
-                        .iter()
-                        .map(|g| band.solve(black_box(g), 2).solutions)
-                        .sum::<u64>(),
-                );
+                _ = black_box(sum_over(&classic, |g| band.solve(g, 2).solutions))
             })
         },
         &mut || {
             rate(n, || {
-                black_box(
-                    classic
-                        .iter()
-                        .map(|g| {
-                            generic_classic
-                                .solve(&classic_rules, black_box(g), 2)
-                                .solutions
-                        })
-                        .sum::<u64>(),
-                );
+                _ = black_box(sum_over(&classic, |g| {
+                    generic_classic.solve(&classic_rules, g, 2).solutions
+                }))
             })
         },
         &mut || {
             rate(n, || {
-                black_box(
-                    classic
-                        .iter()
-                        .map(|g| {
-                            band_variant
-                                .solve(&classic_rules, black_box(g), 2)
-                                .solutions
-                        })
-                        .sum::<u64>(),
-                );
+                _ = black_box(sum_over(&classic, |g| {
+                    band_variant.solve(&classic_rules, g, 2).solutions
+                }))
             })
         },
     ];

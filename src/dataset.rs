@@ -245,6 +245,7 @@ impl Driver {
             skip: self.skip,
             take: self.take.unwrap_or(u64::MAX),
             current: None,
+            stamp: None,
             bytes_before: 0,
             failed: None,
         };
@@ -324,6 +325,50 @@ pub fn check_inputs(
 }
 
 /// Reads records from the inputs one after another.
+/// A regular file's size and modification time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, if the platform has one.
+    pub modified: Option<std::time::SystemTime>,
+}
+
+impl FileStamp {
+    /// The stamp of `path` if it is a regular file.
+    pub fn of(path: &Path) -> Option<FileStamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        meta.is_file().then(|| FileStamp {
+            size: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+}
+
+/// An input file that changed while it was read (it grew, shrank or was rewritten):
+/// the records read may be a mixture of its old and new contents. Checked when the
+/// file has been read to its end, as GNU tar does; the binary exits with code 3.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{name}: file changed as we read it ({})", describe_change(.then, .now.as_ref()))]
+pub struct InputChanged {
+    /// The input's display name.
+    pub name: String,
+    /// Its stamp when it was opened.
+    pub then: FileStamp,
+    /// Its stamp when its end was read (`None`: gone, or no longer a regular file).
+    pub now: Option<FileStamp>,
+}
+
+fn describe_change(then: &FileStamp, now: Option<&FileStamp>) -> String {
+    match now {
+        None => "it is gone or no longer a regular file".to_string(),
+        Some(now) if now.size != then.size => {
+            format!("{} bytes when opened, {} at the end", then.size, now.size)
+        }
+        Some(_) => "its modification time changed".to_string(),
+    }
+}
+
 struct Reader<'a> {
     inputs: &'a [Option<PathBuf>],
     options: &'a InputOptions,
@@ -336,6 +381,8 @@ struct Reader<'a> {
     take: u64,
     /// The open input and its index.
     current: Option<(usize, Box<dyn RecordReader>)>,
+    /// The open input's size and modification time when it was opened (regular files).
+    stamp: Option<FileStamp>,
     /// Bytes consumed by the inputs already finished.
     bytes_before: u64,
     /// The error that ended the input early, if any.
@@ -378,6 +425,7 @@ impl Reader<'_> {
                     let Some(path) = self.inputs.get(self.next_input) else {
                         break;
                     };
+                    self.stamp = path.as_deref().and_then(FileStamp::of);
                     let reader = open(path.as_deref(), self.options)?;
                     let source = Source {
                         name: input::display_name(path.as_deref()),
@@ -412,6 +460,18 @@ impl Reader<'_> {
             } else {
                 self.bytes_before += reader.bytes_read();
                 self.current = None;
+                // Read to its end: it must be the file it was when opened.
+                if let (Some(then), Some(path)) = (self.stamp.take(), &self.inputs[index]) {
+                    let now = FileStamp::of(path);
+                    if now.as_ref() != Some(&then) {
+                        return Err(InputChanged {
+                            name: input::display_name(Some(path)),
+                            then,
+                            now,
+                        }
+                        .into());
+                    }
+                }
             }
         }
         Ok(())

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
         Err(err) if cmd::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             say!("bulkdoku: {err:#}");
-            ExitCode::from(2)
+            cmd::exit_code(&err)
         }
     }
 }

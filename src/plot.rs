@@ -83,8 +83,10 @@ pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
     }
     ensure_font()?;
     let fail = |e: String| anyhow!("{}: cannot draw the plot: {e}", path.display());
-    // Beside the picture, its extension kept last: the PNG encoder goes by it.
-    let partial = {
+    // Under the output's lock, drawn beside the picture (its extension kept last: the
+    // PNG encoder goes by it), then committed in its place.
+    let out = bulkdoku::output::file::Output::create(Some(path))?;
+    let drawn = {
         let mut name = bulkdoku::output::file::partial_path(path).into_os_string();
         name.push(match format {
             Picture::Svg => ".svg",
@@ -92,25 +94,27 @@ pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
         });
         std::path::PathBuf::from(name)
     };
-    match format {
+    let drew = match format {
         Picture::Svg => {
-            let root = SVGBackend::new(&partial, SIZE).into_drawing_area();
-            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
-            root.present().map_err(|e| fail(e.to_string()))?;
+            let root = SVGBackend::new(&drawn, SIZE).into_drawing_area();
+            draw_on(&root, s)
+                .map_err(|e| fail(e.to_string()))
+                .and_then(|()| root.present().map_err(|e| fail(e.to_string())))
         }
         Picture::Png => {
-            let root = BitMapBackend::new(&partial, SIZE).into_drawing_area();
-            draw_on(&root, s).map_err(|e| fail(e.to_string()))?;
-            root.present().map_err(|e| fail(e.to_string()))?;
+            let root = BitMapBackend::new(&drawn, SIZE).into_drawing_area();
+            draw_on(&root, s)
+                .map_err(|e| fail(e.to_string()))
+                .and_then(|()| root.present().map_err(|e| fail(e.to_string())))
         }
+    };
+    if let Err(e) = drew {
+        let _ = std::fs::remove_file(&drawn);
+        let _ = out.keep_partial(|_| Ok(((), 0)));
+        let _ = std::fs::remove_file(bulkdoku::output::file::partial_path(path));
+        return Err(e);
     }
-    std::fs::rename(&partial, path).map_err(|e| {
-        anyhow!(
-            "cannot rename {} to {}: {e}",
-            partial.display(),
-            path.display()
-        )
-    })?;
+    out.finish_with(&drawn)?;
     Ok(())
 }
 

@@ -24,7 +24,7 @@ use std::time::UNIX_EPOCH;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
-use crate::output::file::sibling;
+use crate::output::file::{sibling, write_atomic};
 use crate::row::{Status, SOLVE_COLUMNS};
 
 /// The version of the [`RunRecord`] layout.
@@ -121,15 +121,12 @@ impl RunRecord {
         Ok(Some(record))
     }
 
-    /// Write the record beside output `out`, atomically (a crash leaves the old one
-    /// or the new one, never half of one).
+    /// Write the record beside output `out`, atomically and durably (a crash leaves
+    /// the old one or the new one, never half of one), through the commit path's
+    /// [`write_atomic`].
     pub fn save(&self, out: &Path) -> anyhow::Result<()> {
-        let path = record_path(out);
-        let tmp = sibling(&path, ".tmp");
         let text = serde_json::to_string_pretty(self)? + "\n";
-        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, &path)
-            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+        write_atomic(&record_path(out), text.as_bytes())
     }
 
     /// Remove the record beside output `out` (the run finished).
@@ -241,6 +238,34 @@ pub fn solve_rows_done(
         whole.row(&row[file_i], &row[line_i], solved, solutions, end);
     }
     Ok((whole.records, whole.bytes))
+}
+
+/// How much of a `solve` output in grid pictures is whole: the records whose
+/// pictures are all there, and the bytes they take. Each record's picture ends with a
+/// blank line, and none holds one inside (error texts are written with their control
+/// characters escaped). Grid pictures cannot be resumed; this is what a failed run
+/// keeps.
+pub fn grid_records_done(file: &mut File) -> anyhow::Result<(u64, u64)> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut reader = BufReader::new(&mut *file);
+    let (mut records, mut bytes, mut at, mut last) = (0u64, 0u64, 0u64, 0u8);
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        for &b in buf {
+            at += 1;
+            if b == b'\n' && last == b'\n' {
+                records += 1;
+                bytes = at;
+            }
+            last = b;
+        }
+        let n = buf.len();
+        reader.consume(n);
+    }
+    Ok((records, bytes))
 }
 
 /// Records whose rows are all there, counted row by row.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
+use bulkdoku::dataset::InputChanged;
 use bulkdoku::output::file::{check_target, is_stdout, partial_path, Output};
 use bulkdoku::resume::{record_path, RunRecord};
 
@@ -18,6 +19,9 @@ pub mod generate;
 pub mod report;
 pub mod solve;
 pub mod verify;
+
+#[cfg(test)]
+mod faults;
 
 /// Run the chosen subcommand; the exit code on success, an error for exit code 2.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -32,7 +36,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// True when the error comes from writing into a closed pipe (`| head`): not a failure.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
+    every_cause(err).into_iter().any(|cause| {
         cause
             .downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
@@ -134,17 +138,168 @@ pub fn open_output(
     Ok(opened)
 }
 
+/// How a run ended, for [`Opened::end`].
+#[derive(Debug)]
+pub enum Ending {
+    /// Every record was done: the output is committed under its final name.
+    Complete,
+    /// A signal stopped the run: its whole rows stay in `.partial` for `--resume`.
+    Interrupted,
+    /// An error stopped the run (writing, reading an input, an input that changed):
+    /// its whole rows stay in `.partial`, and the error is returned with what was
+    /// kept and how to continue.
+    Failed(anyhow::Error),
+}
+
 impl Opened {
-    /// End the run (its writer flushed): give the output its final name, and forget
-    /// the run record when the run is complete. An interrupted run, or one stopped by
-    /// an input error, keeps its record, so that `--resume` can continue it; its rows,
-    /// all whole, are under the final name meanwhile.
-    pub fn finish(self, complete: bool) -> anyhow::Result<()> {
-        self.output.finish()?;
-        if let (true, Some(path)) = (complete, &self.path) {
-            RunRecord::remove(path)?;
+    /// End the run, its writer flushed (or failed): a complete run's output is
+    /// committed and its run record forgotten; any other run leaves the final name as
+    /// it was and keeps its whole rows in `.partial` beside the run record, so that
+    /// `--resume` can continue it. `whole` finds the records whose rows are whole in the
+    /// `.partial` file and their length in bytes (the same reading as `--resume`'s).
+    /// Returns the number of records kept for an interrupted run; the error, told what
+    /// was kept, for a failed one.
+    pub fn end(
+        self,
+        ending: Ending,
+        whole: impl FnOnce(&mut File) -> anyhow::Result<(u64, u64)>,
+    ) -> anyhow::Result<Option<u64>> {
+        let Opened {
+            output,
+            path,
+            record,
+            ..
+        } = self;
+        match ending {
+            Ending::Complete => {
+                output.finish()?;
+                if let Some(path) = &path {
+                    RunRecord::remove(path)?;
+                }
+                Ok(None)
+            }
+            Ending::Interrupted => Ok(output.keep_partial(whole)?.map(|(_, records)| records)),
+            Ending::Failed(err) => {
+                let Some(path) = path else {
+                    return Err(err);
+                };
+                let kept = match output.keep_partial(whole) {
+                    Ok(kept) => kept,
+                    Err(also) => {
+                        return Err(err.context(format!(
+                            "{} is unchanged; the rows written so far could not be kept                              whole in {}: {also:#}",
+                            path.display(),
+                            partial_path(&path).display()
+                        )))
+                    }
+                };
+                let Some((partial, records)) = kept else {
+                    return Err(err);
+                };
+                let input_changed = err
+                    .chain()
+                    .any(|c| c.downcast_ref::<InputChanged>().is_some());
+                let next = if input_changed {
+                    "; run again once the input is settled".to_string()
+                } else if record.is_some() {
+                    format!(
+                        "; to continue once the cause is fixed: {}",
+                        resume_command()
+                    )
+                } else {
+                    String::new()
+                };
+                Err(RunFailed {
+                    cause: err,
+                    note: format!(
+                        "{} is unchanged; the rows of the first {records} records are kept \
+                         whole in {}{next}",
+                        path.display(),
+                        partial.display()
+                    ),
+                }
+                .into())
+            }
         }
-        Ok(())
+    }
+}
+
+/// A run that failed with its output kept aside: the cause, then what became of the
+/// output. Displayed as two lines; [`exit_code`] and [`is_broken_pipe`] look through it.
+#[derive(Debug)]
+pub struct RunFailed {
+    /// What stopped the run.
+    pub cause: anyhow::Error,
+    /// Where its rows are and how to go on.
+    pub note: String,
+}
+
+impl std::fmt::Display for RunFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}\nbulkdoku: {}", self.cause, self.note)
+    }
+}
+
+impl std::error::Error for RunFailed {}
+
+/// Every error in `err`'s chain, and in the causes of the [`RunFailed`] among them.
+fn every_cause<'a>(err: &'a anyhow::Error) -> Vec<&'a (dyn std::error::Error + 'static)> {
+    let mut all = Vec::new();
+    for cause in err.chain() {
+        all.push(cause);
+        if let Some(failed) = cause.downcast_ref::<RunFailed>() {
+            all.extend(every_cause(&failed.cause));
+        }
+    }
+    all
+}
+
+/// The exit code of a run that ended in `err`: 3 when an input changed while it was
+/// read, 2 for any other error.
+pub fn exit_code(err: &anyhow::Error) -> ExitCode {
+    if every_cause(err)
+        .iter()
+        .any(|c| c.downcast_ref::<InputChanged>().is_some())
+    {
+        ExitCode::from(3)
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// This process's command line with `--resume`, quoted for a POSIX shell.
+pub fn resume_command() -> String {
+    let mut words: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(first) = words.first_mut() {
+        // The program as the user would type it.
+        if let Some(name) = Path::new(first.as_str()).file_name() {
+            if name == "bulkdoku" {
+                *first = "bulkdoku".to_string();
+            }
+        }
+    }
+    if !words.iter().any(|w| w == "--resume") {
+        words.push("--resume".to_string());
+    }
+    words
+        .iter()
+        .map(|w| shell_word(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as one word of a POSIX shell command line.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

@@ -10,8 +10,9 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use bulkdoku::dataset::{check_inputs, Driver, Source, Summary, BATCH_SIZE};
+use bulkdoku::output::file::partial_path;
 use bulkdoku::output::{self, OutputFormat};
-use bulkdoku::resume::{solve_jsonl_rows_done, solve_rows_done, RunRecord};
+use bulkdoku::resume::{grid_records_done, solve_jsonl_rows_done, solve_rows_done, RunRecord};
 use bulkdoku::row::Status;
 use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Tally};
 use bulkdoku::units::{duration, human_rate, rate};
@@ -19,7 +20,7 @@ use bulkdoku::units::{duration, human_rate, rate};
 use crate::cli::{
     self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs,
 };
-use crate::cmd::open_output;
+use crate::cmd::{open_output, Ending};
 use crate::progress::Bar;
 use crate::signals::Signals;
 
@@ -152,6 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .variant_columns(!rules.is_classic() || sources.iter().flatten().any(has_variant_columns));
     output::check_solve_sink(format, &config.extra_columns())?;
     let header = !args.no_header;
+    let starts_with_header = header;
     let all_solutions = args.all_solutions;
     let mut opened = open_output(
         args.output.output.as_deref(),
@@ -193,11 +195,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .skip(opened.skip);
     let report = solve_dataset(driver, &config, &mut *sink);
     drop(sink);
-    let complete = report.as_ref().is_ok_and(|r| !r.summary.interrupted);
     let path = opened.path.clone();
     let skipped = opened.skip;
-    opened.finish(complete)?;
-    let report = report?;
+    let whole = |file: &mut std::fs::File| match format {
+        OutputFormat::Jsonl => solve_jsonl_rows_done(file, all_solutions),
+        OutputFormat::Grid => grid_records_done(file),
+        // Until Parquet keeps checkpoints: all of it (a stopped run wrote its footer).
+        OutputFormat::Parquet => Ok((0, file.metadata()?.len())),
+        _ => solve_rows_done(file, starts_with_header, all_solutions),
+    };
+    let report = match report {
+        Err(err) => {
+            opened.end(Ending::Failed(err), whole)?;
+            unreachable!("a failed run ends in an error");
+        }
+        Ok(report) if report.summary.interrupted => {
+            let kept = opened.end(Ending::Interrupted, whole)?;
+            (report, kept)
+        }
+        Ok(report) => {
+            opened.end(Ending::Complete, whole)?;
+            (report, None)
+        }
+    };
+    let (report, kept) = report;
     if let Some(stop) = report.strict_stop {
         crate::say!("bulkdoku: {}:{}: {}", stop.file, stop.line, stop.reason);
         return Ok(ExitCode::from(1));
@@ -212,18 +233,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(code) = signals.exit_code().filter(|_| report.summary.interrupted) {
-        match path {
-            Some(path) if format == OutputFormat::Parquet => crate::say!(
-                "bulkdoku: interrupted: the rows of the records done are in {} \
-                 (a whole Parquet file; it cannot be resumed)",
-                path.display()
-            ),
-            Some(path) => crate::say!(
-                "bulkdoku: interrupted: the rows of the records done are in {}; \
-                 `bulkdoku solve --resume` with the same arguments continues",
-                path.display()
-            ),
-            None => {}
+        if let (Some(path), Some(records)) = (path, kept) {
+            crate::say!(
+                "bulkdoku: interrupted: {} is unchanged; the rows of the first {records} \
+                 records are in {}; to continue: {}",
+                path.display(),
+                partial_path(&path).display(),
+                crate::cmd::resume_command()
+            );
         }
         return Ok(code);
     }

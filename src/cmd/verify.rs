@@ -27,7 +27,7 @@ use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, 
 use crate::cli::{
     self, FindingsFormatArg, InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs,
 };
-use crate::cmd::{open_output, Opened};
+use crate::cmd::{open_output, Ending, Opened};
 use crate::progress::Bar;
 use crate::signals::Signals;
 
@@ -136,6 +136,8 @@ impl Drain {
             return Ok(());
         };
         self.sink.flush()?;
+        // The findings the checkpoint counts are on the disk before it is.
+        opened.output.sync()?;
         record.checkpoint = Some(Checkpoint {
             records: done,
             bytes: opened.output.len()?,
@@ -347,20 +349,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ControlFlow::Continue(()))
         },
     );
+    // Whatever stopped the run first: an input, or writing the findings.
+    let mut failed = None;
+    let summary = summary.map_err(|e| failed = Some(e)).ok();
     let flushed = drain.sink.flush();
-    // An interrupted run, or one stopped by an input error, keeps an exact checkpoint.
-    let complete = summary.as_ref().is_ok_and(|s| !s.interrupted);
-    if !complete && flushed.is_ok() {
-        drain.checkpoint(&mut opened, done)?;
+    let interrupted = summary.as_ref().is_some_and(|s| s.interrupted);
+    if let Err(e) = flushed {
+        failed.get_or_insert(e.into());
+    } else if failed.is_some() || interrupted {
+        // A run that stops keeps an exact checkpoint of its whole findings.
+        if let Err(e) = drain.checkpoint(&mut opened, done) {
+            failed.get_or_insert(e);
+        }
     }
     // Parquet's footer: the rows so far make a whole file, also when interrupted.
-    let finished = drain.sink.finish();
+    if let Err(e) = drain.sink.finish() {
+        failed.get_or_insert(e.into());
+    }
     drop(drain.sink);
-    flushed?;
-    finished?;
     let path = opened.path.clone();
-    opened.finish(complete)?;
-    let summary = summary?;
+    let checkpoint = opened.record.as_ref().and_then(|r| r.checkpoint.clone());
+    let whole = |file: &mut std::fs::File| -> anyhow::Result<(u64, u64)> {
+        match (&checkpoint, format) {
+            (_, OutputFormat::Parquet) => Ok((done, file.metadata()?.len())),
+            (Some(c), _) => Ok((c.records, c.bytes)),
+            // No run record (standard input): the findings up to the last whole line.
+            (None, _) => Ok((0, last_line_end(file)?)),
+        }
+    };
+    let complete = failed.is_none() && !interrupted;
+    let kept = match failed {
+        Some(err) => {
+            opened.end(Ending::Failed(err), whole)?;
+            unreachable!("a failed run ends in an error");
+        }
+        None if interrupted => opened.end(Ending::Interrupted, whole)?,
+        None => opened.end(Ending::Complete, whole)?,
+    };
+    let summary = summary.expect("a run that did not fail has a summary");
 
     let tally = drain.ledger.tally();
     let shown: Vec<Kind> = Kind::ALL
@@ -423,11 +449,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(code) = signals.exit_code().filter(|_| summary.interrupted) {
-        if let Some(path) = path {
+        if let (Some(path), Some(records)) = (path, kept) {
             crate::say!(
-                "bulkdoku: interrupted: the findings so far are in {}; \
-                 `bulkdoku verify --resume` with the same arguments continues",
-                path.display()
+                "bulkdoku: interrupted: {} is unchanged; the findings of the first \
+                 {records} records are in {}; to continue: {}",
+                path.display(),
+                bulkdoku::output::file::partial_path(&path).display(),
+                crate::cmd::resume_command()
             );
         }
         return Ok(code);
@@ -490,4 +518,15 @@ fn run_options(args: &Args, format: OutputFormat) -> BTreeMap<String, String> {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect()
+}
+
+/// The length of `file` up to the end of its last whole line.
+fn last_line_end(file: &mut std::fs::File) -> anyhow::Result<u64> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i as u64 + 1))
 }

@@ -454,14 +454,16 @@ fn jsonl_resume_drops_a_torn_last_line() {
     signal(&child, "TERM");
     let (code, err, _) = finish(child);
     assert_eq!(code, Some(143), "{err}");
-    let text = std::fs::read(dir.file("t.jsonl")).unwrap();
+    // The final name is never given an interrupted run's rows: they wait in .partial.
+    assert!(!dir.file("t.jsonl").exists());
+    let text = std::fs::read(dir.file("t.jsonl.partial")).unwrap();
     assert!(
         text.ends_with(b"\n"),
         "an interrupted run ends on a whole line"
     );
     jsonl_typed(std::str::from_utf8(&text).unwrap());
     // Tear the last line, as a copy cut short would.
-    std::fs::write(dir.file("t.jsonl"), &text[..text.len() - 40]).unwrap();
+    std::fs::write(dir.file("t.jsonl.partial"), &text[..text.len() - 40]).unwrap();
     let out = dir.run(&["solve", "-q", "big.txt", "-o", "t.jsonl", "--resume"]);
     assert_exit(&out, 0);
     let got = jsonl_typed(&std::fs::read_to_string(dir.file("t.jsonl")).unwrap());

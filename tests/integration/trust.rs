@@ -295,7 +295,10 @@ fn a_truncated_zstd_file_keeps_every_record_before_the_damage() {
         "{err}"
     );
     assert!(!err.contains("Error {") && !err.contains("kind:"), "{err}");
-    let rows = Table::parse(&std::fs::read_to_string(dir.file("out.csv")).unwrap());
+    // A failed run never gives its rows the final name: they are kept in .partial.
+    assert!(err.contains("out.csv is unchanged"), "{err}");
+    assert!(!dir.file("out.csv").exists());
+    let rows = Table::parse(&std::fs::read_to_string(dir.file("out.csv.partial")).unwrap());
     assert_eq!(rows.rows.len(), whole);
     assert_eq!(
         rows.column("line").last().copied(),
@@ -319,7 +322,11 @@ fn sigint_during_verify_to_a_file_ends_on_a_whole_row() {
     signal(&child, "INT");
     let (code, err, _) = finish(child);
     assert_eq!(code, Some(130), "{err}");
-    let text = std::fs::read(dir.file("f.csv")).unwrap();
+    assert!(
+        !dir.file("f.csv").exists(),
+        "an interrupted run's rows stay aside"
+    );
+    let text = std::fs::read(dir.file("f.csv.partial")).unwrap();
     assert_whole_csv(&text, 4);
     assert!(dir.file("f.csv.resume").exists());
 }
@@ -345,7 +352,11 @@ fn sigterm_during_grid_output_ends_on_a_whole_picture() {
     signal(&child, "TERM");
     let (code, err, _) = finish(child);
     assert_eq!(code, Some(143), "{err}");
-    let text = std::fs::read_to_string(dir.file("g.txt")).unwrap();
+    assert!(
+        !dir.file("g.txt").exists(),
+        "an interrupted run's rows stay aside"
+    );
+    let text = std::fs::read_to_string(dir.file("g.txt.partial")).unwrap();
     assert!(text.ends_with("+\n\n"), "{:?}", &text[text.len() - 80..]);
     // Every picture: a header line, 13 lines of boxed grids, a blank line.
     let lines: Vec<&str> = text.lines().collect();
@@ -434,8 +445,12 @@ fn resume_drops_a_torn_tail() {
     signal(&child, "TERM");
     finish(child);
     // Tear the last row, as a copy cut short would.
-    let text = std::fs::read(dir.file("t.csv")).unwrap();
-    std::fs::write(dir.file("t.csv"), &text[..text.len() - 40]).unwrap();
+    assert!(
+        !dir.file("t.csv").exists(),
+        "an interrupted run's rows stay aside"
+    );
+    let text = std::fs::read(dir.file("t.csv.partial")).unwrap();
+    std::fs::write(dir.file("t.csv.partial"), &text[..text.len() - 40]).unwrap();
     let out = dir.run(&["solve", "-q", "big.txt", "-o", "t.csv", "--resume"]);
     assert_exit(&out, 0);
     let want = untimed(&std::fs::read_to_string(dir.file("whole.csv")).unwrap());
@@ -489,7 +504,7 @@ fn resume_refuses_other_options_other_inputs_and_no_output_file() {
     wait_for_bytes(&dir.file("r.csv"), 500_000);
     signal(&child, "INT");
     finish(child);
-    let before = std::fs::read(dir.file("r.csv")).unwrap();
+    let before = std::fs::read(dir.file("r.csv.partial")).unwrap();
     let out = dir.run(&[
         "solve", "big.txt", "-o", "r.csv", "--resume", "--limit", "3",
     ]);
@@ -499,7 +514,7 @@ fn resume_refuses_other_options_other_inputs_and_no_output_file() {
     let out = dir.run(&["solve", "other.txt", "-o", "r.csv", "--resume"]);
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("inputs differ"), "{}", stderr(&out));
-    assert_eq!(std::fs::read(dir.file("r.csv")).unwrap(), before);
+    assert_eq!(std::fs::read(dir.file("r.csv.partial")).unwrap(), before);
     let out = dir.run(&["solve", "big.txt", "--resume"]);
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("-o FILE"), "{}", stderr(&out));

@@ -194,7 +194,7 @@ impl OutputLock {
             // disk that refuses these few bytes does not stop the run.
             let _ = file
                 .set_len(0)
-                .and_then(|()| write!(file, "{}\n", std::process::id()));
+                .and_then(|()| writeln!(file, "{}", std::process::id()));
             return Ok(OutputLock { path, _file: file });
         }
         bail!("cannot lock {}: it keeps being replaced", path.display())

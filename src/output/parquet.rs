@@ -578,6 +578,30 @@ impl SolveSink for SolveParquet {
     }
 }
 
+#[cfg(test)]
+impl Table {
+    /// Every checkpoint published so far, in order.
+    pub(crate) fn all_checkpoints(&self) -> Vec<Arc<ParquetCheckpoint>> {
+        lock(&self.checkpoints.all).clone()
+    }
+}
+
+#[cfg(test)]
+impl SolveParquet {
+    /// Every checkpoint published so far, in order.
+    pub(crate) fn all_checkpoints(&self) -> Vec<Arc<ParquetCheckpoint>> {
+        self.table.all_checkpoints()
+    }
+}
+
+#[cfg(test)]
+impl FindingsParquet {
+    /// Every checkpoint published so far, in order.
+    pub(crate) fn all_checkpoints(&self) -> Vec<Arc<ParquetCheckpoint>> {
+        self.table.all_checkpoints()
+    }
+}
+
 /// Writes `verify` findings as Parquet: [`findings_schema`].
 pub struct FindingsParquet {
     table: Table,

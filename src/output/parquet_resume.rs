@@ -310,3 +310,429 @@ fn nullable(column: &StringArray, i: usize) -> &str {
 fn status_of(text: &str) -> anyhow::Result<Status> {
     Status::parse(text).with_context(|| format!("a row of unknown status {text:?}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::parquet::{FindingsParquet, SolveParquet};
+    use crate::output::{recover_parquet, ParquetCheckpoint};
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use std::io::Write;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    /// Rows per row group in these tests: small, so that a few dozen rows make many.
+    const GROUP: usize = 7;
+
+    /// One record's rows, with their kept `id` column.
+    type Record = Vec<(SolveRow<'static>, Vec<String>)>;
+
+    /// `n` records of every status; with `all_solutions`, one row per solution of a
+    /// record with several (2 to 4), so that records straddle row groups.
+    fn records(n: u64, all_solutions: bool) -> Vec<Record> {
+        (0..n)
+            .map(|r| {
+                let digits = |seed: u64| -> String {
+                    (0..81u64)
+                        .map(|i| char::from(b'1' + ((seed * 7 + i * 13) % 9) as u8))
+                        .collect()
+                };
+                let puzzle: String = digits(r)
+                    .chars()
+                    .enumerate()
+                    .map(|(i, c)| if (i as u64 + r) % 3 == 0 { c } else { '.' })
+                    .collect();
+                let row = SolveRow {
+                    file: Cow::Owned(if r < n / 2 { "a.txt" } else { "b.txt" }.into()),
+                    line: r + 1,
+                    puzzle: Cow::Owned(puzzle),
+                    status: Status::Unique,
+                    solutions: 1,
+                    clues: 27,
+                    guesses: r % 4,
+                    time_ns: 1000 + r * 37,
+                    solution: Cow::Owned(digits(r + 100)),
+                    error: Cow::Borrowed(""),
+                };
+                let kept = vec![format!("id{r}")];
+                let rows = match r % 5 {
+                    0 => vec![SolveRow {
+                        puzzle: Cow::Owned(format!("{r}2345")),
+                        status: Status::Invalid,
+                        solutions: 0,
+                        clues: 0,
+                        guesses: 0,
+                        time_ns: 0,
+                        solution: Cow::Borrowed(""),
+                        error: Cow::Borrowed("5 cells, expected 81"),
+                        ..row
+                    }],
+                    1 => vec![SolveRow {
+                        status: Status::Unsolvable,
+                        solutions: 0,
+                        solution: Cow::Borrowed(""),
+                        ..row
+                    }],
+                    2 => {
+                        let found = 3 + r % 3;
+                        let multiple = SolveRow {
+                            status: Status::Multiple,
+                            solutions: found,
+                            ..row
+                        };
+                        let shown = if all_solutions { found } else { 1 };
+                        (0..shown)
+                            .map(|s| SolveRow {
+                                solution: Cow::Owned(digits(r + 200 + s)),
+                                ..multiple.clone()
+                            })
+                            .collect()
+                    }
+                    _ => vec![row],
+                };
+                rows.into_iter().map(|row| (row, kept.clone())).collect()
+            })
+            .collect()
+    }
+
+    fn write_rows<'a>(sink: &mut dyn SolveSink, records: impl IntoIterator<Item = &'a Record>) {
+        for record in records {
+            for (row, kept) in record {
+                sink.write(row, Kept::new(kept, &[0])).unwrap();
+            }
+        }
+    }
+
+    fn solve_sink(path: &Path) -> SolveParquet {
+        SolveParquet::new(File::create(path).unwrap(), &["id".into()], GROUP).unwrap()
+    }
+
+    /// An uninterrupted run of `records` into `path`: its checkpoints.
+    fn write_whole(path: &Path, records: &[Record]) -> Vec<Arc<ParquetCheckpoint>> {
+        let mut sink = solve_sink(path);
+        write_rows(&mut sink, records);
+        sink.finish().unwrap();
+        sink.all_checkpoints()
+    }
+
+    /// A Parquet file's rows as text (`∅` for null), and its row groups' sizes.
+    fn read_back(path: &Path) -> (Vec<Vec<String>>, Vec<i64>) {
+        let builder = open(path).unwrap();
+        let groups = builder
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows())
+            .collect();
+        let mut rows = Vec::new();
+        for batch in builder.build().unwrap() {
+            let batch = batch.unwrap();
+            for i in 0..batch.num_rows() {
+                let row = batch
+                    .columns()
+                    .iter()
+                    .map(|column| {
+                        if column.is_null(i) {
+                            "∅".to_string()
+                        } else if let Some(c) = column.as_any().downcast_ref::<UInt64Array>() {
+                            c.value(i).to_string()
+                        } else {
+                            let c = column.as_any().downcast_ref::<StringArray>().unwrap();
+                            c.value(i).to_string()
+                        }
+                    })
+                    .collect();
+                rows.push(row);
+            }
+        }
+        (rows, groups)
+    }
+
+    /// Row groups of `GROUP` rows, the last one short, for `rows` rows.
+    fn groups_of(rows: u64) -> Vec<i64> {
+        let mut groups = vec![GROUP as i64; rows as usize / GROUP];
+        if rows as usize % GROUP != 0 {
+            groups.push((rows as usize % GROUP) as i64);
+        }
+        groups
+    }
+
+    /// `bytes` as a new file `name` in `dir`, recovered at `cp`.
+    fn recovered(dir: &Path, name: &str, bytes: &[u8], cp: &ParquetCheckpoint) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        recover_parquet(&mut file, cp).unwrap();
+        path
+    }
+
+    /// The records of `records` whose rows all fit in the first `rows` rows: their
+    /// number and rows.
+    fn whole_records(records: &[Record], rows: u64) -> Replayed {
+        let mut done = Replayed {
+            records: 0,
+            rows: 0,
+        };
+        for record in records {
+            let n = record.len() as u64;
+            if done.rows + n > rows {
+                break;
+            }
+            done.records += 1;
+            done.rows += n;
+        }
+        done
+    }
+
+    #[test]
+    fn every_checkpoint_recovers_its_row_groups_wherever_the_file_is_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        for all_solutions in [false, true] {
+            let records = records(40, all_solutions);
+            let total: u64 = records.iter().map(|r| r.len() as u64).sum();
+            let path = dir.path().join("whole.parquet");
+            let checkpoints = write_whole(&path, &records);
+            let bytes = std::fs::read(&path).unwrap();
+            let (want, want_groups) = read_back(&path);
+            assert_eq!(want.len() as u64, total);
+            assert_eq!(want_groups, groups_of(total));
+            let whole_meta = SerializedFileReader::new(File::open(&path).unwrap())
+                .unwrap()
+                .metadata()
+                .file_metadata()
+                .clone();
+            // One checkpoint per row group, each past the one before.
+            assert_eq!(checkpoints.len(), want_groups.len());
+            for (k, cp) in checkpoints.iter().enumerate() {
+                assert_eq!(cp.row_groups, k as u64 + 1);
+                assert_eq!(cp.rows, want_groups[..=k].iter().sum::<i64>() as u64);
+                assert!(cp.bytes < bytes.len() as u64);
+            }
+            for (k, cp) in checkpoints.iter().enumerate() {
+                let (start, end) = (cp.bytes as usize, bytes.len());
+                // For one of them, cuts all through the next row group: every byte
+                // near its ends and every 29th between; for all, a spread of cuts to
+                // the finished file's end (its footer included).
+                let mut cuts: Vec<usize> = (0..=8).map(|j| start + (end - start) * j / 8).collect();
+                cuts.extend([start + 1, end - 1]);
+                if k == checkpoints.len() / 2 {
+                    let next = checkpoints[k + 1].bytes as usize;
+                    cuts.extend(
+                        (start..=next).filter(|&c| {
+                            c - start <= 64 || next - c <= 64 || (c - start) % 29 == 0
+                        }),
+                    );
+                }
+                for cut in cuts {
+                    let path = recovered(dir.path(), "cut.parquet", &bytes[..cut], cp);
+                    let (rows, groups) = read_back(&path);
+                    let at = format!("all_solutions {all_solutions}, checkpoint {k}, cut at {cut}");
+                    assert_eq!(rows, want[..cp.rows as usize], "{at}");
+                    assert_eq!(groups, groups_of(cp.rows), "{at}");
+                }
+                let meta =
+                    SerializedFileReader::new(File::open(dir.path().join("cut.parquet")).unwrap())
+                        .unwrap()
+                        .metadata()
+                        .file_metadata()
+                        .clone();
+                assert_eq!(meta.num_rows(), cp.rows as i64);
+                assert_eq!(meta.created_by(), whole_meta.created_by());
+                assert_eq!(meta.key_value_metadata(), whole_meta.key_value_metadata());
+                assert_eq!(meta.schema(), whole_meta.schema());
+            }
+        }
+    }
+
+    #[test]
+    fn a_recovered_run_replayed_and_continued_equals_an_uninterrupted_one() {
+        let dir = tempfile::tempdir().unwrap();
+        for all_solutions in [false, true] {
+            let records = records(40, all_solutions);
+            let path = dir.path().join("whole.parquet");
+            let checkpoints = write_whole(&path, &records);
+            let bytes = std::fs::read(&path).unwrap();
+            let want = read_back(&path);
+            let mut straddled = 0;
+            for (k, cp) in checkpoints.iter().enumerate() {
+                // Torn inside the next row group (or the footer, for the last).
+                let cut = (cp.bytes as usize + bytes.len()) / 2;
+                let old = recovered(dir.path(), "old.parquet", &bytes[..cut], cp);
+                let new = dir.path().join("new.parquet");
+                let mut sink = solve_sink(&new);
+                let done = replay_solve_parquet(&old, &mut sink, all_solutions).unwrap();
+                let at = format!("all_solutions {all_solutions}, checkpoint {k}");
+                assert_eq!(done, whole_records(&records, cp.rows), "{at}");
+                straddled += usize::from(done.rows < cp.rows);
+                write_rows(&mut sink, &records[done.records as usize..]);
+                sink.finish().unwrap();
+                assert_eq!(read_back(&new), want, "{at}");
+            }
+            // With every solution written, some records were cut by a checkpoint and
+            // dropped whole; without, never.
+            if all_solutions {
+                assert!(straddled > 0);
+            } else {
+                assert_eq!(straddled, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_killed_writer_leaves_a_file_its_checkpoint_recovers() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = records(30, true);
+        let path = dir.path().join("out.parquet.partial");
+        let mut sink = solve_sink(&path);
+        write_rows(&mut sink, &records);
+        let total: u64 = records.iter().map(|r| r.len() as u64).sum();
+        let closed = total / GROUP as u64 * GROUP as u64;
+        assert!(closed < total, "the last row group must be in progress");
+        // Wait for the writer thread to close every full row group, then drop the
+        // sink without its thread ending or the footer being written, as SIGKILL
+        // would.
+        let waited = std::time::Instant::now();
+        let cp = loop {
+            match sink.checkpoint() {
+                Some(cp) if cp.rows == closed => break cp,
+                _ if waited.elapsed().as_secs() > 60 => panic!("no checkpoint at {closed} rows"),
+                _ => std::thread::sleep(std::time::Duration::from_millis(2)),
+            }
+        };
+        std::mem::forget(sink);
+        assert!(
+            open(&path).is_err(),
+            "a file without its footer is unreadable"
+        );
+
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        recover_parquet(&mut file, &cp).unwrap();
+        drop(file);
+        let whole = dir.path().join("whole.parquet");
+        write_whole(&whole, &records);
+        let (want, _) = read_back(&whole);
+        let (rows, groups) = read_back(&path);
+        assert_eq!(rows, want[..closed as usize]);
+        assert_eq!(groups, groups_of(closed));
+
+        // Through its JSON form, as the `.resume` record keeps it.
+        let cp: ParquetCheckpoint =
+            serde_json::from_str(&serde_json::to_string(&*cp).unwrap()).unwrap();
+        let old = recovered(
+            dir.path(),
+            "again.parquet",
+            &std::fs::read(&path).unwrap(),
+            &cp,
+        );
+        let new = dir.path().join("new.parquet");
+        let mut sink = solve_sink(&new);
+        let done = replay_solve_parquet(&old, &mut sink, true).unwrap();
+        assert_eq!(done, whole_records(&records, closed));
+        write_rows(&mut sink, &records[done.records as usize..]);
+        sink.finish().unwrap();
+        assert_eq!(read_back(&new), read_back(&whole));
+    }
+
+    #[test]
+    fn replay_refuses_a_file_that_is_not_a_solve_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("findings.parquet");
+        let mut findings = FindingsParquet::new(File::create(&path).unwrap(), true, GROUP).unwrap();
+        findings.finish().unwrap();
+        let mut sink = solve_sink(&dir.path().join("new.parquet"));
+        let err = replay_solve_parquet(&path, &mut sink, false).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not a `bulkdoku solve` output"),
+            "{err:#}"
+        );
+        std::fs::write(&path, "file,line\n").unwrap();
+        let err = replay_solve_parquet(&path, &mut sink, false).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("not a readable Parquet file"),
+            "{err:#}"
+        );
+    }
+
+    /// `n` findings of several kinds, over records 1, 1, 2, 3, 3, 3, ...
+    fn findings(n: u64) -> Vec<(u64, String, Kind, String)> {
+        (0..n)
+            .map(|i| {
+                let line = i / 2 + 1;
+                let kind = Kind::ALL[(i % Kind::ALL.len() as u64) as usize];
+                let detail = if kind == Kind::Ok {
+                    String::new()
+                } else {
+                    format!("detail {i}")
+                };
+                (line, format!("{line:0>81}"), kind, detail)
+            })
+            .collect()
+    }
+
+    fn write_findings<'a>(
+        sink: &mut dyn FindingSink,
+        rows: impl IntoIterator<Item = &'a (u64, String, Kind, String)>,
+    ) {
+        for (line, puzzle, kind, detail) in rows {
+            let file = if *line < 5 { "a.txt" } else { "b.txt" };
+            let row = FindingRow {
+                file,
+                line: *line,
+                puzzle: puzzle.as_bytes(),
+                kind: *kind,
+                detail,
+            };
+            sink.write(&row).unwrap();
+        }
+    }
+
+    #[test]
+    fn recovered_findings_replayed_and_continued_equal_an_uninterrupted_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = findings(30);
+        for with_file in [true, false] {
+            let sink = |path: &Path| {
+                FindingsParquet::new(File::create(path).unwrap(), with_file, GROUP).unwrap()
+            };
+            let path = dir.path().join("whole.parquet");
+            let mut whole = sink(&path);
+            write_findings(&mut whole, &rows);
+            whole.finish().unwrap();
+            let checkpoints = whole.all_checkpoints();
+            assert_eq!(checkpoints.len(), 30usize.div_ceil(GROUP));
+            let bytes = std::fs::read(&path).unwrap();
+            let want = read_back(&path);
+            for cp in checkpoints {
+                let cut = (cp.bytes as usize + bytes.len()) / 2;
+                let old = recovered(dir.path(), "old.parquet", &bytes[..cut], &cp);
+                let new = dir.path().join("new.parquet");
+                let mut resumed = sink(&new);
+                let done = replay_findings_parquet(&old, &mut resumed).unwrap();
+                assert_eq!(done.rows, cp.rows);
+                let (line, _, _, _) = &rows[cp.rows as usize - 1];
+                let file = match (with_file, *line < 5) {
+                    (false, _) => "",
+                    (true, true) => "a.txt",
+                    (true, false) => "b.txt",
+                };
+                assert_eq!(done.last, Some((file.to_string(), *line)));
+                write_findings(&mut resumed, &rows[cp.rows as usize..]);
+                resumed.finish().unwrap();
+                assert_eq!(
+                    read_back(&new),
+                    want,
+                    "with_file {with_file}, {} rows",
+                    cp.rows
+                );
+            }
+        }
+    }
+}

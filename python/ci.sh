@@ -75,5 +75,8 @@ if tests == 0 or skipped:
 print(f"pytest: {tests} tests, none skipped")
 PY
 
+echo "== pyarrow reads a recovered Parquet file (a library test, with this virtualenv's pyarrow)"
+BULKDOKU_TEST_PYTHON=$venv/bin/python cargo test --lib --quiet pyarrow_reads_a_recovered_file
+
 echo "== shard recipes (scripts/test-shards.sh)"
 BULKDOKU=$repo/target/release/bulkdoku scripts/test-shards.sh

@@ -735,4 +735,60 @@ mod tests {
             }
         }
     }
+
+    /// pyarrow (Arrow's C++ reader, as pandas and polars' users have it) reads a
+    /// recovered file as the `parquet` crate does. Runs with the Python named by
+    /// `BULKDOKU_TEST_PYTHON` (python/ci.sh sets it to its virtualenv's: there the
+    /// check is required), else with `python3` when that has pyarrow.
+    #[test]
+    fn pyarrow_reads_a_recovered_file() {
+        let required = std::env::var("BULKDOKU_TEST_PYTHON").ok();
+        let python = required.clone().unwrap_or_else(|| "python3".into());
+        let has_pyarrow = std::process::Command::new(&python)
+            .args(["-c", "import pyarrow.parquet"])
+            .output()
+            .is_ok_and(|out| out.status.success());
+        if !has_pyarrow {
+            assert!(required.is_none(), "{python} cannot import pyarrow");
+            eprintln!(
+                "pyarrow_reads_a_recovered_file: not checked here, {python} has no pyarrow \
+                 (python/ci.sh runs it with pyarrow)"
+            );
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let records = records(30, true);
+        let path = dir.path().join("whole.parquet");
+        let checkpoints = write_whole(&path, &records);
+        let bytes = std::fs::read(&path).unwrap();
+        let cp = &checkpoints[checkpoints.len() / 2];
+        let cut = (cp.bytes + checkpoints[checkpoints.len() / 2 + 1].bytes) as usize / 2;
+        let old = recovered(dir.path(), "old.parquet", &bytes[..cut], cp);
+        const SCRIPT: &str = r#"
+import json, sys
+import pyarrow.parquet as pq
+meta = pq.ParquetFile(sys.argv[1]).metadata
+rows = [["\u2205" if v is None else str(v) for v in row.values()]
+        for row in pq.read_table(sys.argv[1]).to_pylist()]
+groups = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+print(json.dumps({"rows": rows, "groups": groups}))
+"#;
+        let out = std::process::Command::new(&python)
+            .args(["-c", SCRIPT])
+            .arg(&old)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "pyarrow failed: {stderr}");
+        #[derive(serde::Deserialize)]
+        struct Read {
+            rows: Vec<Vec<String>>,
+            groups: Vec<i64>,
+        }
+        let read: Read = serde_json::from_slice(&out.stdout).unwrap();
+        let (rows, groups) = read_back(&old);
+        assert_eq!(rows.len() as u64, cp.rows);
+        assert_eq!(read.rows, rows);
+        assert_eq!(read.groups, groups);
+    }
 }

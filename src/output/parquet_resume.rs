@@ -317,7 +317,6 @@ mod tests {
     use crate::output::parquet::{FindingsParquet, SolveParquet};
     use crate::output::{recover_parquet, ParquetCheckpoint};
     use parquet::file::reader::{FileReader, SerializedFileReader};
-    use std::io::Write;
     use std::path::PathBuf;
     use std::sync::Arc;
 
@@ -340,7 +339,13 @@ mod tests {
                 let puzzle: String = digits(r)
                     .chars()
                     .enumerate()
-                    .map(|(i, c)| if (i as u64 + r) % 3 == 0 { c } else { '.' })
+                    .map(|(i, c)| {
+                        if (i as u64 + r).is_multiple_of(3) {
+                            c
+                        } else {
+                            '.'
+                        }
+                    })
                     .collect();
                 let row = SolveRow {
                     file: Cow::Owned(if r < n / 2 { "a.txt" } else { "b.txt" }.into()),
@@ -451,7 +456,7 @@ mod tests {
     /// Row groups of `GROUP` rows, the last one short, for `rows` rows.
     fn groups_of(rows: u64) -> Vec<i64> {
         let mut groups = vec![GROUP as i64; rows as usize / GROUP];
-        if rows as usize % GROUP != 0 {
+        if !(rows as usize).is_multiple_of(GROUP) {
             groups.push((rows as usize % GROUP) as i64);
         }
         groups
@@ -521,11 +526,9 @@ mod tests {
                 cuts.extend([start + 1, end - 1]);
                 if k == checkpoints.len() / 2 {
                     let next = checkpoints[k + 1].bytes as usize;
-                    cuts.extend(
-                        (start..=next).filter(|&c| {
-                            c - start <= 64 || next - c <= 64 || (c - start) % 29 == 0
-                        }),
-                    );
+                    cuts.extend((start..=next).filter(|&c| {
+                        c - start <= 64 || next - c <= 64 || (c - start).is_multiple_of(29)
+                    }));
                 }
                 for cut in cuts {
                     let path = recovered(dir.path(), "cut.parquet", &bytes[..cut], cp);

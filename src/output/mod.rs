@@ -10,6 +10,9 @@
 //!   or Parquet.
 //! - [`file::Output`]: the one opener of an output, a file (never left half-written
 //!   under its final name) or standard output.
+//! - [`checkpoint`]: what a Parquet output can be recovered to after its run was
+//!   killed ([`ParquetCheckpoint`], [`recover_parquet`]), and `parquet_resume`: its
+//!   rows carried into a new output to continue the run.
 //!
 //! Sinks are `Send` because the pipeline drains batches on whichever worker is free:
 //! standard output is therefore taken through `io::Stdout` behind a large buffer (its

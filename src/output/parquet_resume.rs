@@ -163,13 +163,18 @@ pub struct FindingsReplayed {
     pub last: Option<(String, u64)>,
 }
 
-/// Write every finding of `recovered`, a `verify` output in Parquet (made whole by
-/// [`super::recover_parquet`]), into `sink`, in order; how many, and the record the
-/// last one was about. A record's findings may straddle the last row group: the
-/// caller, which knows how many findings a record has, decides where to go on.
+/// Write the findings of `recovered`, a `verify` output in Parquet (made whole by
+/// [`super::recover_parquet`]), into `sink`, in order: all of them, or the first
+/// `rows` if given; how many, and the record the last one was about.
+///
+/// A record's findings may straddle the last row group, and a record with no finding
+/// has no row: which records are done cannot be read from the file. The caller, which
+/// knows how many findings the run had written after each record, passes the findings
+/// of the records done when the checkpoint was taken as `rows`.
 pub fn replay_findings_parquet(
     recovered: &Path,
     sink: &mut dyn FindingSink,
+    rows: Option<u64>,
 ) -> anyhow::Result<FindingsReplayed> {
     let name = recovered.display();
     let builder = open(recovered)?;
@@ -180,8 +185,14 @@ pub fn replay_findings_parquet(
         rows: 0,
         last: None,
     };
+    let mut left = rows.unwrap_or(u64::MAX);
     for batch in read(builder, &name)? {
+        if left == 0 {
+            break;
+        }
         let batch = batch.with_context(|| format!("cannot read {name}"))?;
+        let n = (batch.num_rows() as u64).min(left) as usize;
+        left -= n as u64;
         let file = if with_file {
             Some(strings(&batch, 0)?)
         } else {
@@ -193,7 +204,7 @@ pub fn replay_findings_parquet(
             strings(&batch, first + 2)?,
             strings(&batch, first + 3)?,
         );
-        for i in 0..batch.num_rows() {
+        for i in 0..n {
             let kind_text = kind.value(i);
             let Some(kind) = Kind::ALL.into_iter().find(|k| k.as_str() == kind_text) else {
                 bail!("{name}: a finding of unknown kind {kind_text:?}");
@@ -207,11 +218,14 @@ pub fn replay_findings_parquet(
             };
             sink.write(&row)?;
         }
-        if let Some(i) = batch.num_rows().checked_sub(1) {
+        if let Some(i) = n.checked_sub(1) {
             let file = file.map_or(String::new(), |f| f.value(i).to_string());
             done.last = Some((file, line.value(i)));
         }
-        done.rows += batch.num_rows() as u64;
+        done.rows += n as u64;
+    }
+    if let Some(rows) = rows.filter(|&rows| rows > done.rows) {
+        bail!("{name} holds {} findings, fewer than {rows}", done.rows);
     }
     Ok(done)
 }
@@ -713,28 +727,35 @@ mod tests {
             assert_eq!(checkpoints.len(), 30usize.div_ceil(GROUP));
             let bytes = std::fs::read(&path).unwrap();
             let want = read_back(&path);
-            for cp in checkpoints {
+            let limits = checkpoints
+                .iter()
+                .flat_map(|cp| [(cp, None), (cp, Some(cp.rows - 1))]);
+            for (cp, limit) in limits {
                 let cut = (cp.bytes as usize + bytes.len()) / 2;
-                let old = recovered(dir.path(), "old.parquet", &bytes[..cut], &cp);
+                let old = recovered(dir.path(), "old.parquet", &bytes[..cut], cp);
                 let new = dir.path().join("new.parquet");
                 let mut resumed = sink(&new);
-                let done = replay_findings_parquet(&old, &mut resumed).unwrap();
-                assert_eq!(done.rows, cp.rows);
-                let (line, _, _, _) = &rows[cp.rows as usize - 1];
+                let done = replay_findings_parquet(&old, &mut resumed, limit).unwrap();
+                let replayed = limit.unwrap_or(cp.rows);
+                assert_eq!(done.rows, replayed);
+                let (line, _, _, _) = &rows[replayed as usize - 1];
                 let file = match (with_file, *line < 5) {
                     (false, _) => "",
                     (true, true) => "a.txt",
                     (true, false) => "b.txt",
                 };
                 assert_eq!(done.last, Some((file.to_string(), *line)));
-                write_findings(&mut resumed, &rows[cp.rows as usize..]);
+                write_findings(&mut resumed, &rows[replayed as usize..]);
                 resumed.finish().unwrap();
                 assert_eq!(
                     read_back(&new),
                     want,
-                    "with_file {with_file}, {} rows",
-                    cp.rows
+                    "with_file {with_file}, {replayed} rows"
                 );
+                let more = Some(cp.rows + 1);
+                let mut sink = sink(&dir.path().join("more.parquet"));
+                let err = replay_findings_parquet(&old, &mut sink, more).unwrap_err();
+                assert!(err.to_string().contains("fewer than"), "{err}");
             }
         }
     }

@@ -260,8 +260,9 @@ impl Drop for Table {
 }
 
 /// Row groups up to which every one is checkpointed (some 67 million rows at
-/// [`crate::output::ROW_GROUP_ROWS`]); see `Encoder::checkpoint`.
-const CHECKPOINT_ALL_UP_TO: usize = 256;
+/// [`crate::output::ROW_GROUP_ROWS`]); see `Encoder::checkpoint`. Fewer in tests, for
+/// them to go past it fast.
+pub(crate) const CHECKPOINT_ALL_UP_TO: usize = if cfg!(test) { 16 } else { 256 };
 
 /// Past [`CHECKPOINT_ALL_UP_TO`] row groups, the time between two checkpoints is at
 /// least this many times the time the first of them took to build: checkpoints take

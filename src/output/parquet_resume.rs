@@ -600,6 +600,29 @@ mod tests {
     }
 
     #[test]
+    fn past_many_row_groups_checkpoints_are_paced_and_still_recover() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = crate::output::parquet::CHECKPOINT_ALL_UP_TO;
+        let records = records(all as u64 + 24, false);
+        let path = dir.path().join("whole.parquet");
+        let mut sink = SolveParquet::new(File::create(&path).unwrap(), &["id".into()], 1).unwrap();
+        write_rows(&mut sink, &records);
+        sink.finish().unwrap();
+        let checkpoints = sink.all_checkpoints();
+        // Every one of the first row groups, then some.
+        let counts: Vec<u64> = checkpoints.iter().map(|cp| cp.row_groups).collect();
+        assert_eq!(counts[..all], (1..=all as u64).collect::<Vec<u64>>());
+        assert!(counts.windows(2).all(|w| w[0] < w[1]) && counts.len() <= records.len());
+        let (want, _) = read_back(&path);
+        let bytes = std::fs::read(&path).unwrap();
+        let last = checkpoints.last().unwrap();
+        let old = recovered(dir.path(), "old.parquet", &bytes, last);
+        let (rows, groups) = read_back(&old);
+        assert_eq!(rows, want[..last.rows as usize]);
+        assert_eq!(groups, vec![1; last.rows as usize]);
+    }
+
+    #[test]
     fn a_killed_writer_leaves_a_file_its_checkpoint_recovers() {
         let dir = tempfile::tempdir().unwrap();
         let records = records(30, true);

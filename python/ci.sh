@@ -76,7 +76,8 @@ print(f"pytest: {tests} tests, none skipped")
 PY
 
 echo "== pyarrow reads a recovered Parquet file (a library test, with this virtualenv's pyarrow)"
-BULKDOKU_TEST_PYTHON=$venv/bin/python cargo test --lib --quiet pyarrow_reads_a_recovered_file
+# In release, as the README's test command has built the library's tests already.
+BULKDOKU_TEST_PYTHON=$venv/bin/python cargo test --release --lib --quiet pyarrow_reads_a_recovered_file
 
 echo "== shard recipes (scripts/test-shards.sh)"
 BULKDOKU=$repo/target/release/bulkdoku scripts/test-shards.sh

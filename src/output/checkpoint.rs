@@ -14,9 +14,11 @@
 //! What survives what:
 //!
 //! - A process killed at any point (SIGKILL, a panic, an abort): every row group of
-//!   the checkpoint, since its bytes had reached the operating system before it was
-//!   published; the row group in progress is lost, and any bytes of it (or of a
-//!   footer) after the checkpoint's are cut off.
+//!   the checkpoint kept, since its bytes had reached the operating system before it
+//!   was published; the row group in progress is lost, and any bytes of it (or of a
+//!   footer) after the checkpoint's are cut off. Past 256 row groups the sinks
+//!   checkpoint less often than every row group (the footer grows with the file), so
+//!   the latest checkpoint may be a few row groups behind.
 //! - A finished file (its own footer written) is recovered just as well: the footer
 //!   after the checkpoint's bytes is replaced by the checkpoint's.
 //! - A power loss or kernel crash: only what was synced to disk. A checkpoint is worth

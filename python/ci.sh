@@ -75,5 +75,9 @@ if tests == 0 or skipped:
 print(f"pytest: {tests} tests, none skipped")
 PY
 
+echo "== pyarrow reads a recovered Parquet file (a library test, with this virtualenv's pyarrow)"
+# In release, as the README's test command has built the library's tests already.
+BULKDOKU_TEST_PYTHON=$venv/bin/python cargo test --release --lib --quiet pyarrow_reads_a_recovered_file
+
 echo "== shard recipes (scripts/test-shards.sh)"
 BULKDOKU=$repo/target/release/bulkdoku scripts/test-shards.sh

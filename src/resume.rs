@@ -268,19 +268,20 @@ pub fn grid_records_done(file: &mut File) -> anyhow::Result<(u64, u64)> {
     Ok((records, bytes))
 }
 
-/// Records whose rows are all there, counted row by row.
-struct Whole {
+/// Records whose rows are all there, counted row by row (also for Parquet, in
+/// `crate::output::parquet_resume`, where `end` counts rows rather than bytes).
+pub(crate) struct Whole {
     all_solutions: bool,
     /// Records whole so far.
-    records: u64,
+    pub(crate) records: u64,
     /// Bytes from the start of the file to the end of the last whole record.
-    bytes: u64,
+    pub(crate) bytes: u64,
     /// The record being read: its (file, line), rows so far, rows it needs.
     group: Option<((String, String), u64, u64)>,
 }
 
 impl Whole {
-    fn new(all_solutions: bool) -> Whole {
+    pub(crate) fn new(all_solutions: bool) -> Whole {
         Whole {
             all_solutions,
             records: 0,
@@ -292,7 +293,7 @@ impl Whole {
     /// A row of the record at `file`:`line`, ending at byte `end`. With every solution
     /// written, a `solved` record has a row per solution found (`solutions`); any other
     /// record has one row.
-    fn row(&mut self, file: &str, line: &str, solved: bool, solutions: u64, end: u64) {
+    pub(crate) fn row(&mut self, file: &str, line: &str, solved: bool, solutions: u64, end: u64) {
         let key = (file.to_string(), line.to_string());
         let needs = if self.all_solutions && solved {
             solutions.max(1)

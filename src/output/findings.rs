@@ -51,6 +51,13 @@ pub trait FindingSink: Send {
     fn finish(&mut self) -> io::Result<()> {
         self.flush()
     }
+
+    /// The latest checkpoint of a Parquet output, as
+    /// [`SolveSink::checkpoint`](super::SolveSink::checkpoint); `None` for the other
+    /// formats.
+    fn checkpoint(&self) -> Option<std::sync::Arc<super::ParquetCheckpoint>> {
+        None
+    }
 }
 
 /// A findings sink of `format` over `out`: with the `file` column when `with_file`, a

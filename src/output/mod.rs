@@ -10,6 +10,9 @@
 //!   or Parquet.
 //! - [`file::Output`]: the one opener of an output, a file (never left half-written
 //!   under its final name) or standard output.
+//! - [`checkpoint`]: what a Parquet output can be recovered to after its run was
+//!   killed ([`ParquetCheckpoint`], [`recover_parquet`]), and `parquet_resume`: its
+//!   rows carried into a new output to continue the run.
 //!
 //! Sinks are `Send` because the pipeline drains batches on whichever worker is free:
 //! standard output is therefore taken through `io::Stdout` behind a large buffer (its
@@ -19,11 +22,13 @@
 use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::clock::TickRate;
 use crate::row::{SolveRow, SolvedRow, Status};
 use crate::solving::Solved;
 
+pub mod checkpoint;
 pub mod csv;
 pub mod file;
 pub mod findings;
@@ -31,7 +36,10 @@ pub mod grid;
 pub mod jsonl;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "parquet")]
+pub mod parquet_resume;
 
+pub use checkpoint::{recover_parquet, ParquetCheckpoint};
 pub use findings::{findings_sink, FindingRow, FindingSink};
 
 /// Buffer size of the output sink: large enough that a flush is rare.
@@ -160,6 +168,14 @@ pub trait SolveSink: Send {
     /// open the file). Called once, after the last row; nothing may be written after.
     fn finish(&mut self) -> io::Result<()> {
         self.flush()
+    }
+
+    /// The latest checkpoint of a Parquet output: its row groups closed and written to
+    /// the output so far, with a footer for them (see [`checkpoint`]); `None` before the
+    /// first row group is closed, and for every other format (their rows are whole
+    /// where they end). Cheap: a clone of an `Arc`.
+    fn checkpoint(&self) -> Option<Arc<ParquetCheckpoint>> {
+        None
     }
 }
 

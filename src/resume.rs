@@ -24,6 +24,7 @@ use std::time::UNIX_EPOCH;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
+use crate::output::checkpoint::ParquetCheckpoint;
 use crate::output::file::{sibling, write_atomic};
 use crate::row::{Status, SOLVE_COLUMNS};
 
@@ -44,6 +45,13 @@ pub struct RunRecord {
     pub inputs: Vec<InputStamp>,
     /// The last checkpoint, for commands that keep them.
     pub checkpoint: Option<Checkpoint>,
+    /// The last checkpoint of a Parquet output: its whole row groups and their footer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parquet: Option<ParquetCheckpoint>,
+    /// True while the rows of a resumed Parquet output are in `NAME.partial.old`
+    /// (being written again into `NAME.partial`): the checkpoint describes that file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aside: bool,
 }
 
 /// An input as it was when the run started.
@@ -105,6 +113,8 @@ impl RunRecord {
             options,
             inputs: stamps,
             checkpoint: None,
+            parquet: None,
+            aside: false,
         })
     }
 

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use bulkdoku::dataset::InputChanged;
 use bulkdoku::output::file::{check_target, is_stdout, partial_path, Output};
 use bulkdoku::resume::{record_path, RunRecord};
@@ -15,6 +15,7 @@ use bulkdoku::resume::{record_path, RunRecord};
 use crate::cli::{Cli, Command};
 
 pub mod bench;
+pub mod checkpointing;
 pub mod generate;
 pub mod report;
 pub mod solve;
@@ -58,6 +59,8 @@ pub struct Opened {
     pub skip: u64,
     /// The record of the interrupted run being resumed.
     pub resumed: Option<RunRecord>,
+    /// Where the rows of the resumed run wait to be written again (Parquet), if they do.
+    pub aside: Option<PathBuf>,
 }
 
 /// Open the output of a dataset run, after the inputs and arguments were checked:
@@ -73,6 +76,37 @@ pub fn open_output(
     resume: bool,
     whole: impl FnOnce(&mut File, &RunRecord) -> anyhow::Result<(u64, u64)>,
 ) -> anyhow::Result<Opened> {
+    open_output_with(
+        path,
+        inputs,
+        now,
+        resume,
+        Continue::InPlace(Box::new(whole)),
+    )
+}
+
+/// Finds how many records of an interrupted run's output are whole, and the bytes
+/// they take.
+pub type WholeFn<'a> = Box<dyn FnOnce(&mut File, &RunRecord) -> anyhow::Result<(u64, u64)> + 'a>;
+
+/// How an interrupted run's output is continued.
+pub enum Continue<'a> {
+    /// Cut to its whole rows in place and appended to (CSV, JSON Lines, findings):
+    /// the function says how many records and bytes of it are whole.
+    InPlace(WholeFn<'a>),
+    /// Moved aside and written again into a new file (Parquet): the caller replays
+    /// [`Opened::aside`] and sets the records to skip.
+    Aside,
+}
+
+/// [`open_output`], continuing a resumed output as `how` says.
+pub fn open_output_with(
+    path: Option<&Path>,
+    inputs: &[Option<PathBuf>],
+    now: impl FnOnce() -> anyhow::Result<RunRecord>,
+    resume: bool,
+    how: Continue<'_>,
+) -> anyhow::Result<Opened> {
     let file = path.filter(|_| !is_stdout(path));
     let Some(path) = file else {
         if resume {
@@ -84,6 +118,7 @@ pub fn open_output(
             record: None,
             skip: 0,
             resumed: None,
+            aside: None,
         });
     };
     check_target(path, "-o", inputs)?;
@@ -99,6 +134,7 @@ pub fn open_output(
         record: now,
         skip: 0,
         resumed: None,
+        aside: None,
     };
     let previous = if resume { RunRecord::load(path)? } else { None };
     match previous {
@@ -107,16 +143,33 @@ pub fn open_output(
             if let Some(why) = previous.mismatch(now) {
                 bail!("cannot resume {}: {why}", path.display());
             }
-            let mut done = (0, 0);
-            let output = Output::resume(path, |file| {
-                done = whole(file, &previous)?;
-                Ok(done.1)
-            })?;
-            opened.output = match output {
-                Some(output) => output,
-                None => Output::create(Some(path))?,
-            };
-            opened.skip = done.0;
+            match how {
+                Continue::InPlace(whole) => {
+                    let mut done = (0, 0);
+                    let output = Output::resume(path, |file| {
+                        done = whole(file, &previous)?;
+                        Ok(done.1)
+                    })?;
+                    opened.output = match output {
+                        Some(output) => output,
+                        None => Output::create(Some(path))?,
+                    };
+                    opened.skip = done.0;
+                }
+                Continue::Aside => {
+                    // The record says where the rows are before anything else moves.
+                    let mut noted = previous.clone();
+                    noted.aside = true;
+                    let aside = Output::resume_aside(path, previous.aside, |_| noted.save(path))?;
+                    opened.output = match aside {
+                        Some((output, old)) => {
+                            opened.aside = Some(old);
+                            output
+                        }
+                        None => Output::create(Some(path))?,
+                    };
+                }
+            }
             opened.resumed = Some(previous);
         }
         None => {
@@ -132,7 +185,15 @@ pub fn open_output(
         }
     }
     if let Some(record) = &mut opened.record {
-        record.checkpoint = opened.resumed.as_ref().and_then(|r| r.checkpoint.clone());
+        if let Some(resumed) = &opened.resumed {
+            record.checkpoint = resumed.checkpoint.clone();
+            // Until the rows aside are written again and checkpointed anew, the
+            // checkpoint describes the file aside.
+            if opened.aside.is_some() {
+                record.parquet = resumed.parquet.clone();
+                record.aside = true;
+            }
+        }
         record.save(path)?;
     }
     Ok(opened)
@@ -168,6 +229,7 @@ impl Opened {
             output,
             path,
             record,
+            aside,
             ..
         } = self;
         match ending {
@@ -175,6 +237,10 @@ impl Opened {
                 output.finish()?;
                 if let Some(path) = &path {
                     RunRecord::remove(path)?;
+                }
+                if let Some(aside) = aside.filter(|a| a.exists()) {
+                    std::fs::remove_file(&aside)
+                        .with_context(|| format!("cannot remove {}", aside.display()))?;
                 }
                 Ok(None)
             }

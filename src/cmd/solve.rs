@@ -20,7 +20,8 @@ use bulkdoku::units::{duration, human_rate, rate};
 use crate::cli::{
     self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs,
 };
-use crate::cmd::{open_output, Ending};
+use crate::cmd::checkpointing::{parquet_rows_done, replay_aside, Checkpointing};
+use crate::cmd::{open_output_with, Continue, Ending};
 use crate::progress::Bar;
 use crate::signals::Signals;
 
@@ -131,12 +132,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Grid if args.resume => {
             bail!("--resume continues CSV or JSON Lines output; grid pictures cannot be read back")
         }
-        OutputFormat::Parquet if args.resume => bail!(
-            "--resume cannot continue a Parquet output: a stopped run's file is finished \
-             (footer written) and a killed run's has no footer to find its rows by. \
-             Run again without --resume, or write JSON Lines (-o FILE.jsonl) for runs \
-             that may need resuming"
-        ),
         _ => {}
     }
 
@@ -155,21 +150,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let header = !args.no_header;
     let starts_with_header = header;
     let all_solutions = args.all_solutions;
-    let mut opened = open_output(
+    let continued = match format {
+        // Its footer must describe every row group: written again, not appended to.
+        OutputFormat::Parquet => Continue::Aside,
+        _ => Continue::InPlace(Box::new(
+            |file: &mut std::fs::File, _: &RunRecord| match format {
+                OutputFormat::Jsonl => solve_jsonl_rows_done(file, all_solutions),
+                _ => solve_rows_done(file, header, all_solutions),
+            },
+        )),
+    };
+    let mut opened = open_output_with(
         args.output.output.as_deref(),
         &inputs,
         || RunRecord::new("solve", run_options(&args, limit, format), &inputs),
         args.resume,
-        |file, _| match format {
-            OutputFormat::Jsonl => solve_jsonl_rows_done(file, all_solutions),
-            _ => solve_rows_done(file, header, all_solutions),
-        },
+        continued,
     )?;
-    if let (OutputFormat::Parquet, Some(path)) = (format, &opened.path) {
-        // Not resumable: no record for --resume to find.
-        RunRecord::remove(path)?;
-        opened.record = None;
-    }
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
@@ -180,7 +177,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         header,
         args.row_group_rows,
     )?;
-
+    if let Some(aside) = &opened.aside {
+        opened.skip = replay_aside(aside, opened.resumed.as_ref(), &mut *sink, all_solutions)?;
+    }
+    let mut sink = Checkpointing::new(sink, &opened)?;
     let signals = Signals::install();
     let progress = Bar::new(
         args.progress.progress,
@@ -193,15 +193,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .progress(progress)
         .stop_flag(signals.flag())
         .skip(opened.skip);
-    let report = solve_dataset(driver, &config, &mut *sink);
+    let report = solve_dataset(driver, &config, &mut sink);
+    let saved = sink.saved();
     drop(sink);
     let path = opened.path.clone();
     let skipped = opened.skip;
     let whole = |file: &mut std::fs::File| match format {
         OutputFormat::Jsonl => solve_jsonl_rows_done(file, all_solutions),
         OutputFormat::Grid => grid_records_done(file),
-        // Until Parquet keeps checkpoints: all of it (a stopped run wrote its footer).
-        OutputFormat::Parquet => Ok((0, file.metadata()?.len())),
+        // Its last checkpoint saved: the row groups it counts, and their footer.
+        OutputFormat::Parquet => parquet_rows_done(file, saved.as_deref()),
         _ => solve_rows_done(file, starts_with_header, all_solutions),
     };
     let report = match report {

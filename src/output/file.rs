@@ -253,6 +253,12 @@ pub fn partial_path(path: &Path) -> PathBuf {
     sibling(path, ".partial")
 }
 
+/// Where [`Output::resume_aside`] moves an interrupted run's rows while they are
+/// written again.
+pub fn aside_path(path: &Path) -> PathBuf {
+    sibling(path, ".partial.old")
+}
+
 /// `path` with `suffix` appended to its file name.
 pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -351,6 +357,67 @@ impl Output {
             },
             ops: current_ops(),
         }))
+    }
+
+    /// The output of an interrupted run at `path`, to be continued by writing its rows
+    /// again into a new `.partial` file (Parquet, whose footer must describe every row
+    /// group), under the output's lock. The rows so far are moved aside to
+    /// `NAME.partial.old` ([`aside_path`]), `moved` is called with that path (to note in
+    /// the run record where the rows now are, before anything else changes), and a new
+    /// empty `.partial` file is opened. `aside_already` when the run record says a
+    /// previous attempt moved them aside (and was itself cut short): they are taken
+    /// from there. Returns the output and the file the rows were moved to, or `None`
+    /// when there is nothing to continue.
+    pub fn resume_aside(
+        path: &Path,
+        aside_already: bool,
+        moved: impl FnOnce(&Path) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Option<(Output, PathBuf)>> {
+        if is_special(path) {
+            bail!("{}: not a regular file: nothing to resume", path.display());
+        }
+        let lock = OutputLock::acquire(path)?;
+        let partial = partial_path(path);
+        let old = aside_path(path);
+        let rename = |from: &Path| {
+            std::fs::rename(from, &old)
+                .with_context(|| format!("cannot rename {} to {}", from.display(), old.display()))
+        };
+        if aside_already && old.exists() {
+            // Moved aside by an attempt that was cut short: the rows are there.
+        } else if partial.exists() {
+            rename(&partial)?;
+        } else if old.exists() {
+            // Moved aside by an attempt cut short before it could note so.
+        } else if path.exists() {
+            rename(path)?;
+        } else {
+            return Ok(None);
+        }
+        moved(&old)?;
+        let file = File::create(&partial)
+            .with_context(|| format!("cannot create {}", partial.display()))?;
+        Ok(Some((
+            Output {
+                target: Target::File {
+                    path: path.to_path_buf(),
+                    partial,
+                    file,
+                    lock,
+                },
+                ops: current_ops(),
+            },
+            old,
+        )))
+    }
+
+    /// A handle on the `.partial` file, to sync it from where the rows are written
+    /// (`None` for standard output and devices).
+    pub fn partial_handle(&self) -> io::Result<Option<File>> {
+        match &self.target {
+            Target::File { file, .. } => file.try_clone().map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// A writer of the output (unbuffered: wrap it); for a file, a handle to the
@@ -460,7 +527,8 @@ impl Output {
 
     /// End an output that must not be committed (an interrupted or failed run): the
     /// final name is left as it was; the `.partial` file is cut to the bytes that
-    /// `whole` finds whole (it is given the file to read) and synced. Returns the
+    /// `whole` finds whole (it is given the file to read, and may mend it: Parquet
+    /// appends the footer of its last checkpoint) and synced. Returns the
     /// `.partial` path and what `whole` returned (`None` for standard output and
     /// devices, which are left as they are).
     pub fn keep_partial<T>(
@@ -477,7 +545,10 @@ impl Output {
         else {
             return Ok(None);
         };
-        let mut read = File::open(&partial)
+        let mut read = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&partial)
             .with_context(|| format!("cannot read {} back", partial.display()))?;
         let (kept, len) = whole(&mut read)?;
         if file.metadata()?.len() != len {

@@ -841,87 +841,78 @@ mod parquet_outputs {
         }
     }
 
+    /// `solve -o r.parquet` stopped by SIGINT, SIGTERM or SIGKILL: the final name keeps
+    /// yesterday's file; a stopped run's `.partial` is a readable file of whole row
+    /// groups, a killed run's has no footer; `--resume` then finishes the run, equal to
+    /// an uninterrupted run apart from `time_ns`, and leaves nothing beside it.
     #[cfg(unix)]
     #[test]
-    fn sigint_leaves_a_readable_parquet_file_of_whole_row_groups() {
+    fn an_interrupted_parquet_solve_keeps_its_rows_aside_and_resumes() {
         let dir = Workdir::new();
         big_input(&dir, "big.txt", 300);
-        let args = [
+        let base = [
             "solve",
             "-q",
             "-j",
             "1",
             "big.txt",
-            "-o",
-            "r.parquet",
             "--row-group-rows",
             "5000",
+            "-o",
         ];
-        for (how, code) in [("INT", 130), ("TERM", 143)] {
+        let whole = [&base[..], &["whole.parquet"]].concat();
+        assert_exit(&dir.run(&whole), 0);
+        let want = read_parquet(&dir.file("whole.parquet"))
+            .typed
+            .without("time_ns");
+        let args = [&base[..], &["r.parquet"]].concat();
+        for (how, code) in [("INT", Some(130)), ("TERM", Some(143)), ("KILL", None)] {
+            dir.create("r.parquet", "yesterday's results\n");
             let child = spawn(&dir, &args, None);
             // The first row groups are out.
             wait_for_bytes(&dir.file("r.parquet"), 100_000);
             signal(&child, how);
             let (got, err, _) = finish(child);
-            assert_eq!(got, Some(code), "{err}");
-            assert!(err.contains("cannot be resumed"), "{err}");
+            assert_eq!(got, code, "{how}: {err}");
+            assert_eq!(
+                std::fs::read_to_string(dir.file("r.parquet")).unwrap(),
+                "yesterday's results\n",
+                "{how}: the final name was touched"
+            );
+            assert!(dir.file("r.parquet.resume").exists(), "{how}");
+            let partial = std::fs::File::open(dir.file("r.parquet.partial")).unwrap();
+            if how == "KILL" {
+                // No footer yet: no reader opens it; the run record can mend it.
+                assert!(ParquetRecordBatchReaderBuilder::try_new(partial).is_err());
+            } else {
+                assert!(err.contains("--resume"), "{err}");
+                let p = read_parquet(&dir.file("r.parquet.partial"));
+                check_schema(&p);
+                let rows = p.typed.rows.len();
+                assert!((5000..300_000).contains(&rows), "{how}: {rows} rows");
+                assert!(p.meta.row_groups().iter().all(|g| g.num_rows() <= 5000));
+                check_prefix_of_input(&p);
+            }
+            let resumed = [&args[..], &["--resume"]].concat();
+            let out = dir.run(&resumed);
+            assert_exit(&out, 0);
             let p = read_parquet(&dir.file("r.parquet"));
             check_schema(&p);
-            let rows = p.typed.rows.len();
-            assert!((5000..300_000).contains(&rows), "{how}: {rows} rows");
             assert!(p.meta.row_groups().iter().all(|g| g.num_rows() <= 5000));
-            check_prefix_of_input(&p);
-            assert!(!dir.file("r.parquet.partial").exists());
-            assert!(!dir.file("r.parquet.resume").exists());
+            let got = p.typed.without("time_ns");
+            assert_eq!(got.rows.len(), want.rows.len(), "{how}");
+            assert!(got.rows == want.rows, "{how}: the resumed rows differ");
+            for left in [
+                "r.parquet.partial",
+                "r.parquet.resume",
+                "r.parquet.partial.old",
+            ] {
+                assert!(!dir.file(left).exists(), "{how}: {left} is left");
+            }
         }
-        // --resume is refused, and the file left as it is.
-        let before = std::fs::read(dir.file("r.parquet")).unwrap();
-        let mut again = args.to_vec();
-        again.push("--resume");
-        let out = dir.run(&again);
-        assert_exit(&out, 2);
-        assert!(
-            stderr(&out).contains("--resume cannot continue a Parquet output"),
-            "{}",
-            stderr(&out)
-        );
-        assert_eq!(std::fs::read(dir.file("r.parquet")).unwrap(), before);
+        // verify still writes Parquet afresh only: it refuses to resume one.
         let out = dir.run(&["verify", "big.txt", "-o", "r.parquet", "--resume"]);
         assert_exit(&out, 2);
-        assert_eq!(std::fs::read(dir.file("r.parquet")).unwrap(), before);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn sigkill_leaves_no_parquet_file_under_the_final_name() {
-        let dir = Workdir::new();
-        big_input(&dir, "big.txt", 300);
-        dir.create("r.parquet", "yesterday's results\n");
-        let child = spawn(
-            &dir,
-            &[
-                "solve",
-                "-q",
-                "-j",
-                "1",
-                "big.txt",
-                "-o",
-                "r.parquet",
-                "--row-group-rows",
-                "5000",
-            ],
-            None,
-        );
-        wait_for_bytes(&dir.file("r.parquet"), 100_000);
-        signal(&child, "KILL");
-        finish(child);
-        assert_eq!(
-            std::fs::read_to_string(dir.file("r.parquet")).unwrap(),
-            "yesterday's results\n"
-        );
-        // The rows so far have no footer: no reader could open them under any name.
-        let partial = std::fs::File::open(dir.file("r.parquet.partial")).unwrap();
-        assert!(ParquetRecordBatchReaderBuilder::try_new(partial).is_err());
     }
 
     #[cfg(unix)]
@@ -949,7 +940,11 @@ mod parquet_outputs {
         signal(&child, "INT");
         let (code, err, _) = finish(child);
         assert_eq!(code, Some(130), "{err}");
-        let p = read_parquet(&dir.file("v.parquet"));
+        assert!(
+            !dir.file("v.parquet").exists(),
+            "an interrupted run's rows stay aside"
+        );
+        let p = read_parquet(&dir.file("v.parquet.partial"));
         check_schema(&p);
         let rows = p.typed.rows.len();
         assert!((5000..300_000).contains(&rows), "{rows} rows");

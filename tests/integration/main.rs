@@ -4,6 +4,7 @@
 mod util;
 
 mod bench;
+mod faults;
 mod formats;
 mod generate;
 mod report;

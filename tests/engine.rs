@@ -18,7 +18,7 @@ fn grid(text: &str) -> Grid {
 }
 
 // ---------------------------------------------------------------------------------------
-// The seed articles' examples (copied from /work/shared/seeds/ by hand).
+// The seed articles' examples (copied from ../shared/seeds/ by hand).
 
 /// 000: Luogu P1784, input and the solution the article prints.
 const LUOGU_P1784: (&str, &str) = (

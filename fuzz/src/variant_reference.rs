@@ -1,6 +1,6 @@
 //! A slow, obviously correct solution counter for variant rules, independent of the
 //! engines: fill the blanks in cell order with digits 1..=9, checking every rule by
-//! scanning the cells it relates, written from the rules' definitions (the README's
+//! scanning the cells it relates, written from the rules' definitions (docs/variants.md's
 //! table), not from the library's rule tables. Its work is bounded, so that a fuzz
 //! input cannot make it run for long.
 

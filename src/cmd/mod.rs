@@ -14,7 +14,9 @@ use bulkdoku::resume::{record_path, RunRecord};
 use crate::cli::{Cli, Command};
 
 pub mod bench;
+pub mod completions;
 pub mod generate;
+pub mod man;
 pub mod report;
 pub mod solve;
 pub mod verify;
@@ -27,6 +29,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

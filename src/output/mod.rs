@@ -57,8 +57,9 @@ pub enum OutputFormat {
     /// JSON Lines: one object per row, numbers as numbers, a missing solution or error
     /// as `null`.
     Jsonl,
-    /// Parquet (zstd), typed columns: strings, unsigned 64-bit counts, nulls for a
-    /// missing solution or error. Needs the `parquet` feature.
+    /// Parquet, typed columns: strings, unsigned 64-bit counts, nulls for a missing
+    /// solution or error; zstd-compressed unless [`ParquetOptions`] say otherwise.
+    /// Needs the `parquet` feature.
     Parquet,
 }
 

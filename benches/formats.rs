@@ -1,14 +1,14 @@
-//! What Parquet and JSON Lines output cost against CSV, end to end: `solve` over about
-//! a million puzzles (20 copies of `puzzles2_17_clue`, in a temporary file), the rows
-//! into `io::sink()` (as to /dev/null), on all threads, through the library as the CLI
-//! runs it.
+//! What Parquet (with each codec) and JSON Lines output cost against CSV, end to end:
+//! `solve` over about a million puzzles (20 copies of `puzzles2_17_clue`, in a temporary
+//! file), the rows into `io::sink()` (as to /dev/null), on all threads, through the
+//! library as the CLI runs it.
 //!
-//! The runs alternate round by round (CSV, Parquet, JSON Lines, then the other way
-//! round), and the ratios are taken within each round: on a shared machine the load
-//! changes from one run to the next, and a ratio of figures measured minutes apart
-//! would mix two loads. The medians are printed, with the target (Parquet ≤ 1.10 ×
-//! CSV), and the file sizes of CSV, CSV compressed with zstd at level 3 (as `zstd -3`)
-//! and Parquet.
+//! The runs alternate round by round (CSV, Parquet zstd, lz4, snappy, uncompressed,
+//! JSON Lines, then the other way round), and the ratios are taken within each round:
+//! on a shared machine the load changes from one run to the next, and a ratio of
+//! figures measured minutes apart would mix two loads. The medians are printed, with
+//! the target (Parquet with lz4 ≤ 1.10 × CSV), and the file sizes of CSV, CSV
+//! compressed with zstd at level 3 (as `zstd -3`) and each Parquet codec.
 //!
 //! Then each writer alone (`writers only`): the same rows, solved once beforehand, fed
 //! to each format's sink as fast as it takes them, with no solving beside it. A row
@@ -39,18 +39,44 @@ use std::time::Instant;
 
 use bulkdoku::dataset::Driver;
 use bulkdoku::input::InputOptions;
-use bulkdoku::output::{self, parquet, Kept, OutputFormat};
+use bulkdoku::output::{self, parquet, Kept, OutputFormat, ParquetCompression, ParquetOptions};
 use bulkdoku::row::{SolvedRow, Status};
 use bulkdoku::solving::{solve_dataset, SolveConfig};
 use bulkdoku::{Grid, Solver};
 
 /// The dataset, unless `BULKDOKU_BENCH_FILE` names another.
 const FILE: &str = "puzzles2_17_clue";
-const FORMATS: [OutputFormat; 3] = [
-    OutputFormat::Csv,
-    OutputFormat::Parquet,
-    OutputFormat::Jsonl,
+/// The outputs compared: CSV first (the yardstick), Parquet with each codec, JSON Lines.
+const FORMATS: [Out; 6] = [
+    Out(OutputFormat::Csv, ParquetCompression::Zstd),
+    Out(OutputFormat::Parquet, ParquetCompression::Zstd),
+    Out(OutputFormat::Parquet, ParquetCompression::Lz4),
+    Out(OutputFormat::Parquet, ParquetCompression::Snappy),
+    Out(OutputFormat::Parquet, ParquetCompression::None),
+    Out(OutputFormat::Jsonl, ParquetCompression::Zstd),
 ];
+
+/// An output format, with the codec when it is Parquet.
+#[derive(Clone, Copy, PartialEq)]
+struct Out(OutputFormat, ParquetCompression);
+
+impl std::fmt::Display for Out {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self.0 {
+            OutputFormat::Parquet => write!(f, "Parquet-{}", self.1.as_str()),
+            format => write!(f, "{format:?}"),
+        }
+    }
+}
+
+impl Out {
+    /// A sink of this output over `out`.
+    fn sink(self, out: impl Write + Send + 'static) -> Box<dyn output::SolveSink> {
+        let parquet = ParquetOptions::default().compression(self.1);
+        output::solve_sink_with(self.0, output::buffered(Box::new(out)), &[], true, parquet)
+            .expect("a sink")
+    }
+}
 
 fn data_file(name: &str) -> Option<PathBuf> {
     let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data")).join(name);
@@ -102,11 +128,11 @@ fn env_number(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// `bulkdoku solve INPUT --output-format FORMAT` into `out`; the records solved.
-fn solve(input: &Path, format: OutputFormat, out: impl Write + Send + 'static) -> u64 {
+/// `bulkdoku solve INPUT --output-format FORMAT [--compression CODEC]` into `out`; the
+/// records solved.
+fn solve(input: &Path, format: Out, out: impl Write + Send + 'static) -> u64 {
     let driver = Driver::new(vec![Some(input.to_path_buf())], InputOptions::new());
-    let mut sink =
-        output::solve_sink(format, output::buffered(Box::new(out)), &[], true).expect("a sink");
+    let mut sink = format.sink(out);
     let report = solve_dataset(driver, &SolveConfig::default(), &mut *sink).expect("solve runs");
     report.summary.records
 }
@@ -138,13 +164,10 @@ fn main() {
     let mut sizes = Vec::new();
     let mut records = 0;
     for format in FORMATS {
-        let path = dir.path().join(format!("out.{format:?}"));
+        let path = dir.path().join(format!("out.{format}"));
         records = solve(&input, format, File::create(&path).expect("an output file"));
-        sizes.push((
-            format!("{format:?}"),
-            std::fs::metadata(&path).unwrap().len(),
-        ));
-        if format == OutputFormat::Csv {
+        sizes.push((format.to_string(), std::fs::metadata(&path).unwrap().len()));
+        if format.0 == OutputFormat::Csv {
             let zst = dir.path().join("out.csv.zst");
             zstd::stream::copy_encode(File::open(&path).unwrap(), File::create(&zst).unwrap(), 3)
                 .expect("zstd");
@@ -183,8 +206,8 @@ fn main() {
     println!("\nformats bench: {records} puzzles ({copies} × {name}), {rounds} alternating rounds, rows into io::sink");
     for (i, format) in FORMATS.iter().enumerate() {
         println!(
-            "  {:<8} median {:>7.3} s  (runs: {})",
-            format!("{format:?}"),
+            "  {:<15} median {:>7.3} s  (runs: {})",
+            format.to_string(),
             median(secs[i].clone()),
             secs[i]
                 .iter()
@@ -194,24 +217,27 @@ fn main() {
         );
     }
     if cpu[0].len() == rounds {
-        println!(
-            "  CPU time (all threads): Csv {:.3} s, Parquet {:.3} s, Jsonl {:.3} s (medians)",
-            median(cpu[0].clone()),
-            median(cpu[1].clone()),
-            median(cpu[2].clone())
-        );
+        let medians: Vec<String> = FORMATS
+            .iter()
+            .zip(&cpu)
+            .map(|(format, cpu)| format!("{format} {:.3} s", median(cpu.clone())))
+            .collect();
+        println!("  CPU time (all threads, medians): {}", medians.join(", "));
     }
     let by_cpu = |i: usize| cpu_ratio(i).map_or(String::new(), |r| format!(", by CPU time {r:.3}"));
-    println!(
-        "  Parquet ÷ CSV  {:.3}{}  (median of per-round ratios; target ≤ 1.10)",
-        ratio(1),
-        by_cpu(1)
-    );
-    println!("  JSONL ÷ CSV    {:.3}{}", ratio(2), by_cpu(2));
+    println!("  ÷ CSV, medians of per-round ratios (target for Parquet-lz4 ≤ 1.10):");
+    for (i, format) in FORMATS.iter().enumerate().skip(1) {
+        println!(
+            "    {:<15} {:.3}{}",
+            format.to_string(),
+            ratio(i),
+            by_cpu(i)
+        );
+    }
     println!("  sizes:");
     for (name, bytes) in &sizes {
         println!(
-            "    {name:<13} {:>12} bytes  {:>7.1} MB",
+            "    {name:<15} {:>12} bytes  {:>7.1} MB",
             bytes,
             *bytes as f64 / 1e6
         );
@@ -301,13 +327,7 @@ fn writers_only(solved: &[(Grid, Grid, u64)], copies: usize, rounds: usize) {
         let mut secs = Vec::new();
         for _ in 0..rounds {
             let start = Instant::now();
-            let mut sink = output::solve_sink(
-                format,
-                output::buffered(Box::new(std::io::sink())),
-                &[],
-                true,
-            )
-            .expect("a sink");
+            let mut sink = format.sink(std::io::sink());
             for (line, (puzzle, solution, guesses)) in solved.iter().cycle().take(rows).enumerate()
             {
                 let row = SolvedRow {
@@ -328,8 +348,8 @@ fn writers_only(solved: &[(Grid, Grid, u64)], copies: usize, rounds: usize) {
         }
         let s = median(secs);
         println!(
-            "    {:<8} {:>7.3} s  {:>6.2}M rows/s",
-            format!("{format:?}"),
+            "    {:<15} {:>7.3} s  {:>6.2}M rows/s",
+            format.to_string(),
             s,
             rows as f64 / s / 1e6
         );

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI of the Python package and the scale-out recipes, from a clean checkout:
 #   - the extension crate: cargo fmt, clippy -D warnings, and exactly one pyo3;
-#   - `pip install ./python` in a fresh virtualenv, with the pinned test dependencies;
+#   - `maturin build --release`: one abi3 wheel, installed into a fresh virtualenv
+#     with the pinned test dependencies;
 #   - pytest on python/tests, Spark and Dask included: a skipped test fails the run;
 #   - the shard recipes' end-to-end test (GNU parallel, Slurm array script).
 # Installs what a fresh machine lacks (GNU parallel; Java if missing). Exits non-zero
@@ -52,8 +53,24 @@ echo "== the CLI (cargo build --release), for the tests that compare with it"
 cargo build --release --quiet --bin bulkdoku
 export BULKDOKU_CLI=$repo/target/release/bulkdoku
 
-echo "== pip install ./python and the test dependencies"
-"$venv/bin/pip" install --quiet --disable-pip-version-check ./python -r python/requirements-test.txt
+echo "== maturin build --release: the abi3 wheel"
+# The maturin that pyproject.toml pins, so that CI builds the wheel users would get.
+maturin_pin=$(sed -n 's/^requires = \["\(maturin==[^"]*\)"\]$/\1/p' python/pyproject.toml)
+[ -n "$maturin_pin" ] || { echo "no pinned maturin in python/pyproject.toml" >&2; exit 1; }
+"$venv/bin/pip" install --quiet --disable-pip-version-check "$maturin_pin"
+started=$SECONDS
+(cd python && "$venv/bin/maturin" build --release --quiet --out "$scratch/wheels")
+wheels=("$scratch"/wheels/*.whl)
+echo "built in $((SECONDS - started)) s: ${wheels[*]##*/}"
+# One wheel, for the stable ABI: every CPython from 3.10 on takes it.
+[ "${#wheels[@]}" -eq 1 ] || { echo "expected one wheel, found ${#wheels[@]}" >&2; exit 1; }
+case "${wheels[0]##*/}" in
+  bulkdoku-*-cp310-abi3-*.whl) ;;
+  *) echo "not an abi3 (cp310) wheel: ${wheels[0]##*/}" >&2; exit 1 ;;
+esac
+
+echo "== pip install the wheel and the test dependencies"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "${wheels[0]}" -r python/requirements-test.txt
 
 echo "== pytest python/tests"
 # Outside python/, so that the source tree's bulkdoku/ (without its compiled module)

@@ -30,6 +30,10 @@ pub enum Command {
     Bench(crate::cmd::bench::Args),
     /// Generate random puzzles with a unique solution.
     Generate(crate::cmd::generate::Args),
+    /// Write the completion script of a shell (bash, zsh, fish, powershell, elvish).
+    Completions(crate::cmd::completions::Args),
+    /// Write the manual page (roff) to standard output, or every page into a directory.
+    Man(crate::cmd::man::Args),
 }
 
 /// Where puzzles come from; shared by every command that reads datasets.
@@ -147,6 +151,78 @@ pub struct OutputArgs {
     pub output: Option<PathBuf>,
 }
 
+/// How a Parquet output is laid out; shared by `solve` and `verify`.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ParquetArgs {
+    /// Parquet page compression: zstd (smallest), lz4 or snappy (faster), none
+    /// [default: zstd]. Only for Parquet output.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    pub compression: Option<CompressionArg>,
+
+    /// Rows per Parquet row group (tuning and tests).
+    #[arg(long, hide = true, value_name = "N", default_value_t = bulkdoku::output::ROW_GROUP_ROWS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub row_group_rows: usize,
+}
+
+impl ParquetArgs {
+    /// The Parquet layout these flags ask for, for a run writing `format`: a codec
+    /// named for any other format is a usage error rather than a silent no-op.
+    pub fn options(
+        &self,
+        format: bulkdoku::output::OutputFormat,
+    ) -> anyhow::Result<bulkdoku::output::ParquetOptions> {
+        use bulkdoku::output::{OutputFormat, ParquetOptions};
+        if let (Some(codec), false) = (self.compression, format == OutputFormat::Parquet) {
+            let name = match format {
+                OutputFormat::Csv => "CSV",
+                OutputFormat::Jsonl => "JSON Lines",
+                OutputFormat::Grid => "grids",
+                _ => "a format other than Parquet",
+            };
+            anyhow::bail!(
+                "--compression {} applies to Parquet output only, and this run writes {name}; \
+                 write Parquet with -o FILE.parquet or --output-format parquet, or drop \
+                 --compression",
+                codec
+                    .to_possible_value()
+                    .expect("no skipped codec")
+                    .get_name()
+            );
+        }
+        let mut options = ParquetOptions::default().row_group_rows(self.row_group_rows);
+        if let Some(codec) = self.compression {
+            options = options.compression(codec.into());
+        }
+        Ok(options)
+    }
+}
+
+/// Parquet codecs `--compression` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompressionArg {
+    /// zstd, level 1: the smallest files.
+    Zstd,
+    /// LZ4 (`LZ4_RAW`): larger files, the fastest to write.
+    Lz4,
+    /// Snappy: about LZ4's size and speed.
+    Snappy,
+    /// No compression.
+    None,
+}
+
+impl From<CompressionArg> for bulkdoku::output::ParquetCompression {
+    fn from(codec: CompressionArg) -> bulkdoku::output::ParquetCompression {
+        use bulkdoku::output::ParquetCompression;
+        match codec {
+            CompressionArg::Zstd => ParquetCompression::Zstd,
+            CompressionArg::Lz4 => ParquetCompression::Lz4,
+            CompressionArg::Snappy => ParquetCompression::Snappy,
+            CompressionArg::None => ParquetCompression::None,
+        }
+    }
+}
+
 /// Progress display on standard error.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct ProgressArgs {
@@ -180,7 +256,8 @@ pub enum OutputFormatArg {
     Grid,
     /// JSON Lines: one object per row, typed fields, null for a missing value.
     Jsonl,
-    /// Parquet (zstd): typed columns for pandas, polars, DuckDB.
+    /// Parquet (zstd unless --compression says otherwise): typed columns for pandas,
+    /// polars, DuckDB.
     Parquet,
 }
 
@@ -202,7 +279,7 @@ pub enum FindingsFormatArg {
     Csv,
     /// JSON Lines: one object per finding.
     Jsonl,
-    /// Parquet (zstd), typed columns.
+    /// Parquet (zstd unless --compression says otherwise), typed columns.
     Parquet,
 }
 

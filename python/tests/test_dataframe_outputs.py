@@ -272,3 +272,29 @@ def test_an_error_after_the_readers_type_samples_is_kept(cli, tmp_path, reader):
         errors = [r["error"] for r in normalise(records) if r["error"] is not None]
         assert errors == ["5 cells, expected 81"], ext
         assert len(records) == 21 * len(puzzles) + 1
+
+
+# `--compression` names and the codec pyarrow reports for each (Arrow C++ calls
+# Parquet's LZ4_RAW plain "LZ4").
+CODECS = {"zstd": {"ZSTD"}, "lz4": {"LZ4", "LZ4_RAW"}, "snappy": {"SNAPPY"}, "none": {"UNCOMPRESSED"}}
+
+
+@pytest.mark.parametrize("codec", list(CODECS))
+def test_every_codec_reads_back_in_pyarrow_as_the_csv(cli, tmp_path, codec):
+    import pyarrow.parquet as pq
+
+    inputs = [str(DATA / "generated_1000.txt")]
+    (tmp_path / "other.txt").write_text("\n".join([EMPTY, UNSOLVABLE, *INVALID]) + "\n")
+    inputs.append(str(tmp_path / "other.txt"))
+    run(cli, "solve", *inputs, "-o", str(tmp_path / "solved.csv"))
+    out = tmp_path / f"solved.{codec}.parquet"
+    run(cli, "solve", *inputs, "--compression", codec, "-o", str(out))
+    meta = pq.ParquetFile(out).metadata
+    found = {
+        meta.row_group(g).column(c).compression
+        for g in range(meta.num_row_groups)
+        for c in range(meta.num_columns)
+    }
+    assert found and found <= CODECS[codec], found
+    records = pq.read_table(out).to_pylist()
+    check_values(records, csv_rows(tmp_path / "solved.csv"), COUNTS)

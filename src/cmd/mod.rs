@@ -16,7 +16,9 @@ use crate::cli::{Cli, Command};
 
 pub mod bench;
 pub mod checkpointing;
+pub mod completions;
 pub mod generate;
+pub mod man;
 pub mod report;
 pub mod solve;
 pub mod verify;
@@ -32,6 +34,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

@@ -18,7 +18,7 @@ use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Ta
 use bulkdoku::units::{duration, human_rate, rate};
 
 use crate::cli::{
-    self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, RulesArgs, ThreadArgs,
+    self, InputArgs, OutputArgs, OutputFormatArg, ParquetArgs, ProgressArgs, RulesArgs, ThreadArgs,
 };
 use crate::cmd::checkpointing::{parquet_rows_done, replay_aside, Checkpointing};
 use crate::cmd::{open_output_with, Continue, Ending};
@@ -99,10 +99,8 @@ pub struct Args {
     #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
     pub batch_size: usize,
 
-    /// Rows per Parquet row group (tuning and tests).
-    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
-    pub row_group_rows: usize,
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
 }
 
 /// Run `bulkdoku solve`.
@@ -128,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.output_format.map(OutputFormat::from),
         args.output.output.as_deref(),
     )?;
+    let parquet = args.parquet.options(format)?;
     match format {
         OutputFormat::Grid if args.resume => {
             bail!("--resume continues CSV or JSON Lines output; grid pictures cannot be read back")
@@ -170,17 +169,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
-    let mut sink = output::solve_sink_grouped(
-        format,
-        writer,
-        &config.extra_columns(),
-        header,
-        args.row_group_rows,
-    )?;
+    let mut sink =
+        output::solve_sink_with(format, writer, &config.extra_columns(), header, parquet)?;
     if let Some(aside) = &opened.aside {
         opened.skip = replay_aside(aside, opened.resumed.as_ref(), &mut *sink, all_solutions)?;
     }
     let mut sink = Checkpointing::new(sink, &opened)?;
+
     let signals = Signals::install();
     let progress = Bar::new(
         args.progress.progress,

@@ -25,7 +25,8 @@ use bulkdoku::units::{human_rate, rate};
 use bulkdoku::verify::{Checked, Checks, Claims, Columns, Finding, Kind, Ledger, Scratch};
 
 use crate::cli::{
-    self, FindingsFormatArg, InputArgs, OutputArgs, ProgressArgs, RulesArgs, ThreadArgs,
+    self, FindingsFormatArg, InputArgs, OutputArgs, ParquetArgs, ProgressArgs, RulesArgs,
+    ThreadArgs,
 };
 use crate::cmd::{open_output, Ending, Opened};
 use crate::progress::Bar;
@@ -93,10 +94,8 @@ pub struct Args {
     #[arg(long)]
     pub resume: bool,
 
-    /// Rows per Parquet row group (tuning and tests).
-    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
-    pub row_group_rows: usize,
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
 
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
@@ -242,6 +241,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.output_format.map(OutputFormat::from),
         args.output.output.as_deref(),
     )?;
+    let parquet = args.parquet.options(format)?;
     if format == OutputFormat::Parquet && args.resume {
         bail!(
             "--resume cannot continue a Parquet output: a stopped run's file is finished \
@@ -309,7 +309,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         output::buffered(opened.output.writer()?),
         with_file,
         header,
-        args.row_group_rows,
+        parquet,
     )?;
     let mut drain = Drain {
         sink,

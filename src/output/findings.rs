@@ -61,26 +61,24 @@ pub trait FindingSink: Send {
 }
 
 /// A findings sink of `format` over `out`: with the `file` column when `with_file`, a
-/// CSV header row when `header`, Parquet row groups of `row_group_rows` rows.
+/// CSV header row when `header`, a Parquet output laid out as `parquet` says.
 pub fn findings_sink<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     with_file: bool,
     header: bool,
-    row_group_rows: usize,
+    parquet: super::ParquetOptions,
 ) -> anyhow::Result<Box<dyn FindingSink>> {
     Ok(match format {
         OutputFormat::Csv => Box::new(FindingsCsv::new(out, with_file, header)?),
         OutputFormat::Jsonl => Box::new(super::jsonl::FindingsJsonl::new(out, with_file)),
         #[cfg(feature = "parquet")]
         OutputFormat::Parquet => Box::new(super::parquet::FindingsParquet::new(
-            out,
-            with_file,
-            row_group_rows,
+            out, with_file, parquet,
         )?),
         #[cfg(not(feature = "parquet"))]
         OutputFormat::Parquet => {
-            let _ = row_group_rows;
+            let _ = parquet;
             return Err(super::no_parquet());
         }
         OutputFormat::Grid => anyhow::bail!("findings are written as CSV, JSON Lines or Parquet"),

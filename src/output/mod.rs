@@ -65,8 +65,9 @@ pub enum OutputFormat {
     /// JSON Lines: one object per row, numbers as numbers, a missing solution or error
     /// as `null`.
     Jsonl,
-    /// Parquet (zstd), typed columns: strings, unsigned 64-bit counts, nulls for a
-    /// missing solution or error. Needs the `parquet` feature.
+    /// Parquet, typed columns: strings, unsigned 64-bit counts, nulls for a missing
+    /// solution or error; zstd-compressed unless [`ParquetOptions`] say otherwise.
+    /// Needs the `parquet` feature.
     Parquet,
 }
 
@@ -92,6 +93,74 @@ impl OutputFormat {
 /// Rows per Parquet row group unless told otherwise: few enough that the row group
 /// being built stays small in memory (tens of MB), enough for readers to scan fast.
 pub const ROW_GROUP_ROWS: usize = 1 << 18;
+
+/// How the pages of a Parquet output are compressed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParquetCompression {
+    /// zstd at level 1 (the default): the smallest files; costs the most time.
+    #[default]
+    Zstd,
+    /// LZ4 (Parquet's `LZ4_RAW`): larger files, written and read fastest.
+    Lz4,
+    /// Snappy: about LZ4's size and speed, read by every Parquet reader.
+    Snappy,
+    /// Uncompressed.
+    None,
+}
+
+impl ParquetCompression {
+    /// Every codec, in the order `--compression` lists them.
+    pub const ALL: [ParquetCompression; 4] = [
+        ParquetCompression::Zstd,
+        ParquetCompression::Lz4,
+        ParquetCompression::Snappy,
+        ParquetCompression::None,
+    ];
+
+    /// The codec's name as `--compression` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParquetCompression::Zstd => "zstd",
+            ParquetCompression::Lz4 => "lz4",
+            ParquetCompression::Snappy => "snappy",
+            ParquetCompression::None => "none",
+        }
+    }
+}
+
+/// How a Parquet output is laid out: rows per row group and the codec of its pages.
+/// Other formats ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParquetOptions {
+    /// Rows per row group (at least 1); [`ROW_GROUP_ROWS`] by default.
+    pub row_group_rows: usize,
+    /// The pages' codec; zstd by default.
+    pub compression: ParquetCompression,
+}
+
+impl Default for ParquetOptions {
+    fn default() -> ParquetOptions {
+        ParquetOptions {
+            row_group_rows: ROW_GROUP_ROWS,
+            compression: ParquetCompression::default(),
+        }
+    }
+}
+
+impl ParquetOptions {
+    /// These options with row groups of `rows` rows.
+    pub fn row_group_rows(mut self, rows: usize) -> ParquetOptions {
+        self.row_group_rows = rows;
+        self
+    }
+
+    /// These options with pages compressed by `compression`.
+    pub fn compression(mut self, compression: ParquetCompression) -> ParquetOptions {
+        self.compression = compression;
+        self
+    }
+}
 
 /// The columns of one row after the fixed ones: its rules and regions (when the run
 /// writes them, see [`VARIANT_COLUMNS`]), then the copied-through (`--keep`) columns,
@@ -181,31 +250,31 @@ pub trait SolveSink: Send {
 
 /// A sink of `format` over `out`, with `keep` column names after the fixed columns
 /// (not for grids), and a CSV header row unless `header` is false (to concatenate the
-/// outputs of shards; JSON Lines and Parquet have no header row). Parquet row groups
-/// hold [`ROW_GROUP_ROWS`] rows.
+/// outputs of shards; JSON Lines and Parquet have no header row). Parquet is written
+/// with the default [`ParquetOptions`].
 pub fn solve_sink<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     keep: &[String],
     header: bool,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
-    solve_sink_grouped(format, out, keep, header, ROW_GROUP_ROWS)
+    solve_sink_with(format, out, keep, header, ParquetOptions::default())
 }
 
-/// [`solve_sink`] with Parquet row groups of `row_group_rows` rows (at least 1).
-pub fn solve_sink_grouped<W: Write + Send + 'static>(
+/// [`solve_sink`] with a Parquet output laid out as `parquet` says.
+pub fn solve_sink_with<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     keep: &[String],
     header: bool,
-    row_group_rows: usize,
+    parquet: ParquetOptions,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
     check_solve_sink(format, keep)?;
     Ok(match format {
         OutputFormat::Csv => Box::new(csv::SolveCsv::new(out, keep, header)),
         OutputFormat::Grid => Box::new(grid::SolveGrid::new(out)),
         OutputFormat::Jsonl => Box::new(jsonl::SolveJsonl::new(out, keep)),
-        OutputFormat::Parquet => parquet_sink(out, keep, row_group_rows)?,
+        OutputFormat::Parquet => parquet_sink(out, keep, parquet)?,
     })
 }
 
@@ -236,20 +305,16 @@ pub fn check_solve_sink(format: OutputFormat, keep: &[String]) -> anyhow::Result
 fn parquet_sink<W: Write + Send + 'static>(
     out: W,
     keep: &[String],
-    row_group_rows: usize,
+    options: ParquetOptions,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
-    Ok(Box::new(parquet::SolveParquet::new(
-        out,
-        keep,
-        row_group_rows,
-    )?))
+    Ok(Box::new(parquet::SolveParquet::new(out, keep, options)?))
 }
 
 #[cfg(not(feature = "parquet"))]
 fn parquet_sink<W: Write + Send + 'static>(
     _out: W,
     _keep: &[String],
-    _row_group_rows: usize,
+    _options: ParquetOptions,
 ) -> anyhow::Result<Box<dyn SolveSink>> {
     Err(no_parquet())
 }

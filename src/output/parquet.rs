@@ -5,7 +5,8 @@
 //! text columns (`file`, `puzzle`, `status`, `solution`, `error`, kept columns) are
 //! UTF-8 strings, never numbers however they look; counts (`line`, `solutions`,
 //! `clues`, `guesses`, `time_ns`) are unsigned 64-bit integers; a missing solution or
-//! error is null. Pages are zstd-compressed.
+//! error is null. Pages are zstd-compressed unless told otherwise
+//! ([`ParquetCompression`]).
 //!
 //! Rows are gathered into Arrow arrays a batch at a time ([`BATCH_ROWS`]) and handed to
 //! the writer, on a thread of its own, which has the batch's columns encoded into the
@@ -42,9 +43,25 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, SchemaDescPtr};
 use rayon::prelude::*;
 
-use super::{FindingRow, FindingSink, Kept, ParquetCheckpoint, SolveSink};
+use super::{
+    FindingRow, FindingSink, Kept, ParquetCheckpoint, ParquetCompression, ParquetOptions, SolveSink,
+};
 use crate::grid::{Grid, CELLS};
 use crate::row::{SolveRow, SolvedRow, Status, SOLVE_COLUMNS};
+
+/// The `parquet` crate's codec for `compression`: zstd at [`ZSTD_LEVEL`]; LZ4 as
+/// `LZ4_RAW`, the framing Parquet specifies (the older `LZ4` codec was written two
+/// incompatible ways and is deprecated).
+fn codec(compression: ParquetCompression) -> io::Result<Compression> {
+    Ok(match compression {
+        ParquetCompression::Zstd => {
+            Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL).map_err(io_error)?)
+        }
+        ParquetCompression::Lz4 => Compression::LZ4_RAW,
+        ParquetCompression::Snappy => Compression::SNAPPY,
+        ParquetCompression::None => Compression::UNCOMPRESSED,
+    })
+}
 
 /// Rows gathered into Arrow arrays before they go to the writer (at most a row
 /// group's): large enough that the writer's cost per call vanishes, small enough that
@@ -158,7 +175,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const QUEUED_BATCHES: usize = 2;
 
 impl Table {
-    /// A writer of `schema` over `out` with row groups of `row_group_rows` rows;
+    /// A writer of `schema` over `out` with row groups of `row_group_rows` rows, its
+    /// pages compressed by `compression`;
     /// `distinct` names the columns whose values are (nearly) all different, with the
     /// encoding of each: they get no dictionary (it would be built, outgrow its limit
     /// and be dropped on every row group) and no page statistics (min and max of
@@ -167,12 +185,14 @@ impl Table {
         out: W,
         schema: SchemaRef,
         distinct: &[(&str, Encoding)],
-        row_group_rows: usize,
+        ParquetOptions {
+            row_group_rows,
+            compression,
+        }: ParquetOptions,
     ) -> io::Result<Table> {
         let row_group_rows = row_group_rows.max(1);
-        let zstd = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io_error)?;
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(zstd))
+            .set_compression(codec(compression)?)
             .set_max_row_group_row_count(Some(row_group_rows))
             .set_data_page_size_limit(DATA_PAGE_BYTES)
             .set_created_by(format!("bulkdoku {}", env!("CARGO_PKG_VERSION")));
@@ -493,12 +513,12 @@ pub struct SolveParquet {
 
 impl SolveParquet {
     /// A writer over `out`, with `keep` columns after the fixed ones (their names must
-    /// differ from the fixed ones and each other: see [`super::solve_sink`]) and row
-    /// groups of `row_group_rows` rows.
+    /// differ from the fixed ones and each other: see [`super::solve_sink`]), laid out
+    /// as `options` says.
     pub fn new<W: Write + Send + 'static>(
         out: W,
         keep: &[String],
-        row_group_rows: usize,
+        options: ParquetOptions,
     ) -> io::Result<SolveParquet> {
         // How the columns of (nearly) all different values are encoded, for zstd to
         // have less to go through: counts (`line`, `time_ns`) as differences packed to
@@ -515,7 +535,7 @@ impl SolveParquet {
             ("time_ns", Encoding::DELTA_BINARY_PACKED),
             ("solution", Encoding::DELTA_LENGTH_BYTE_ARRAY),
         ];
-        let table = Table::new(out, solve_schema(keep), &distinct, row_group_rows)?;
+        let table = Table::new(out, solve_schema(keep), &distinct, options)?;
         Ok(SolveParquet {
             columns: SolveColumns::new(table.batch_rows, keep.len()),
             rows: 0,
@@ -642,12 +662,12 @@ pub struct FindingsParquet {
 }
 
 impl FindingsParquet {
-    /// A writer over `out` (with the `file` column when `with_file`), with row groups
-    /// of `row_group_rows` rows.
+    /// A writer over `out` (with the `file` column when `with_file`), laid out as
+    /// `options` says.
     pub fn new<W: Write + Send + 'static>(
         out: W,
         with_file: bool,
-        row_group_rows: usize,
+        options: ParquetOptions,
     ) -> io::Result<FindingsParquet> {
         let table = Table::new(
             out,
@@ -656,7 +676,7 @@ impl FindingsParquet {
                 ("line", Encoding::DELTA_BINARY_PACKED),
                 ("puzzle", Encoding::PLAIN),
             ],
-            row_group_rows,
+            options,
         )?;
         let n = table.batch_rows;
         Ok(FindingsParquet {

@@ -328,6 +328,11 @@ fn status_of(text: &str) -> anyhow::Result<Status> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parquet options with row groups of `rows` rows.
+    fn opts(rows: usize) -> crate::output::ParquetOptions {
+        crate::output::ParquetOptions::default().row_group_rows(rows)
+    }
     use crate::output::parquet::{FindingsParquet, SolveParquet};
     use crate::output::{recover_parquet, ParquetCheckpoint};
     use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -423,7 +428,7 @@ mod tests {
     }
 
     fn solve_sink(path: &Path) -> SolveParquet {
-        SolveParquet::new(File::create(path).unwrap(), &["id".into()], GROUP).unwrap()
+        SolveParquet::new(File::create(path).unwrap(), &["id".into()], opts(GROUP)).unwrap()
     }
 
     /// An uninterrupted run of `records` into `path`: its checkpoints.
@@ -605,7 +610,8 @@ mod tests {
         let all = crate::output::parquet::CHECKPOINT_ALL_UP_TO;
         let records = records(all as u64 + 24, false);
         let path = dir.path().join("whole.parquet");
-        let mut sink = SolveParquet::new(File::create(&path).unwrap(), &["id".into()], 1).unwrap();
+        let mut sink =
+            SolveParquet::new(File::create(&path).unwrap(), &["id".into()], opts(1)).unwrap();
         write_rows(&mut sink, &records);
         sink.finish().unwrap();
         let checkpoints = sink.all_checkpoints();
@@ -685,7 +691,8 @@ mod tests {
     fn replay_refuses_a_file_that_is_not_a_solve_output() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("findings.parquet");
-        let mut findings = FindingsParquet::new(File::create(&path).unwrap(), true, GROUP).unwrap();
+        let mut findings =
+            FindingsParquet::new(File::create(&path).unwrap(), true, opts(GROUP)).unwrap();
         findings.finish().unwrap();
         let mut sink = solve_sink(&dir.path().join("new.parquet"));
         let err = replay_solve_parquet(&path, &mut sink, false).unwrap_err();
@@ -740,7 +747,7 @@ mod tests {
         let rows = findings(30);
         for with_file in [true, false] {
             let sink = |path: &Path| {
-                FindingsParquet::new(File::create(path).unwrap(), with_file, GROUP).unwrap()
+                FindingsParquet::new(File::create(path).unwrap(), with_file, opts(GROUP)).unwrap()
             };
             let path = dir.path().join("whole.parquet");
             let mut whole = sink(&path);

@@ -548,6 +548,13 @@ mod parquet_outputs {
     /// column chunk zstd-compressed.
     #[track_caller]
     fn check_schema(p: &Parquet) {
+        check_schema_codec(p, "zstd");
+    }
+
+    /// [`check_schema`] for a file whose every column chunk is compressed by `codec`
+    /// (as `--compression` names it).
+    #[track_caller]
+    fn check_schema_codec(p: &Parquet, codec: &str) {
         for field in p.schema.fields() {
             let name = field.name().as_str();
             let (ty, nullable) = if COUNTS.contains(&name) {
@@ -579,14 +586,73 @@ mod parquet_outputs {
         }
         for group in p.meta.row_groups() {
             for chunk in group.columns() {
-                assert!(
-                    matches!(chunk.compression(), Compression::ZSTD(_)),
+                let found = match chunk.compression() {
+                    Compression::ZSTD(_) => "zstd",
+                    Compression::LZ4_RAW => "lz4",
+                    Compression::SNAPPY => "snappy",
+                    Compression::UNCOMPRESSED => "none",
+                    _ => "another codec",
+                };
+                assert_eq!(
+                    found,
+                    codec,
                     "{}: {:?}",
                     chunk.column_path(),
                     chunk.compression()
                 );
             }
         }
+    }
+
+    /// Every codec's file reads back to the rows of the CSV run, for `solve` and for
+    /// `verify`'s findings; the compressed ones are smaller than the uncompressed one.
+    #[test]
+    fn every_codec_reads_back_to_the_csv_rows() {
+        let dir = Workdir::new();
+        mixed_input(&dir);
+        let solve = ["solve", "-j", "2", "keep.csv", "--keep", "id"];
+        let csv = csv_typed(&run_to(&dir, &solve, "out.csv", 0)).without("time_ns");
+        let verify = ["verify", "--all", "mix.txt"];
+        let findings = csv_typed(&run_to(&dir, &verify, "f.csv", 1));
+        let mut sizes = Vec::new();
+        for codec in ["zstd", "lz4", "snappy", "none"] {
+            let mut args = solve.to_vec();
+            args.extend(["--compression", codec]);
+            run_to(&dir, &args, "c.parquet", 0);
+            let p = read_parquet(&dir.file("c.parquet"));
+            check_schema_codec(&p, codec);
+            assert_eq!(p.typed.without("time_ns"), csv, "{codec}");
+            sizes.push(std::fs::metadata(dir.file("c.parquet")).unwrap().len());
+
+            let mut args = verify.to_vec();
+            args.extend(["--compression", codec]);
+            run_to(&dir, &args, "f.parquet", 1);
+            let p = read_parquet(&dir.file("f.parquet"));
+            check_schema_codec(&p, codec);
+            assert_eq!(p.typed, findings, "{codec}");
+        }
+        let none = sizes[3];
+        assert!(sizes[..3].iter().all(|&s| s < none), "{sizes:?}");
+    }
+
+    /// Parquet to standard output takes a codec too.
+    #[test]
+    fn a_codec_applies_to_parquet_on_standard_output() {
+        let dir = Workdir::new();
+        mixed_input(&dir);
+        let out = dir.run(&[
+            "solve",
+            "-q",
+            "other.txt",
+            "--output-format",
+            "parquet",
+            "--compression",
+            "snappy",
+        ]);
+        assert_exit(&out, 0);
+        let p = read_parquet_from(bytes::Bytes::from(out.stdout));
+        check_schema_codec(&p, "snappy");
+        assert_eq!(p.typed.rows.len(), 30);
     }
 
     #[test]
@@ -951,5 +1017,40 @@ mod parquet_outputs {
         assert!(p.meta.row_groups().iter().all(|g| g.num_rows() <= 5000));
         check_prefix_of_input(&p);
         assert!(!dir.file("v.parquet.resume").exists());
+    }
+}
+
+/// `--compression` is for Parquet: asked of any other output it is refused, before
+/// anything is written, naming the format the run writes.
+#[test]
+fn a_codec_for_an_output_that_is_not_parquet_is_refused() {
+    let dir = Workdir::new();
+    mixed_input(&dir);
+    for (args, format) in [
+        (vec!["solve", "other.txt", "-o", "x.csv"], "CSV"),
+        (vec!["solve", "other.txt", "-o", "x.jsonl"], "JSON Lines"),
+        (vec!["solve", "other.txt"], "CSV"),
+        (
+            vec!["solve", "other.txt", "--output-format", "grid"],
+            "grids",
+        ),
+        (vec!["verify", "other.txt", "-o", "x.csv"], "CSV"),
+        (
+            vec!["verify", "other.txt", "--output-format", "jsonl"],
+            "JSON Lines",
+        ),
+    ] {
+        let mut all = args.clone();
+        all.extend(["--compression", "lz4"]);
+        let out = dir.run(&all);
+        assert_exit(&out, 2);
+        let err = stderr(&out);
+        assert!(
+            err.contains("--compression lz4 applies to Parquet output only")
+                && err.contains(&format!("this run writes {format};")),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!dir.file("x.csv").exists() && !dir.file("x.jsonl").exists());
     }
 }

@@ -9,6 +9,7 @@ mod formats;
 mod generate;
 mod report;
 mod shards;
+mod shell;
 mod solve;
 mod trust;
 mod variants;

@@ -3,7 +3,8 @@
 //! engine against the band engine on classic puzzles (the cost of generality).
 //!
 //! - `baseline`: a plain rule-table solver written here as an independent reviewer
-//!   would: a candidate mask per cell, houses as cell lists, naked and hidden singles
+//!   would, for every rule set (its houses, knight and king moves, the non-consecutive
+//!   ban on placing): a candidate mask per cell, houses as cell lists, naked and hidden singles
 //!   over all houses swept to a fixed point, branching on the cell with the fewest
 //!   candidates by recursion on copies. No bitboards, no band tricks. It is the
 //!   yardstick of the speed target, so it is written to be reasonable, not slow.
@@ -17,7 +18,9 @@
 //! time.
 //!
 //! Puzzles are generated in the setup with fixed seeds (`BULKDOKU_BENCH_PUZZLES=N` per
-//! rule set, default 300), so the bench needs no data files. `BULKDOKU_BENCH_X_FILE=PATH`
+//! rule set, default 300), so the bench needs no data files;
+//! `BULKDOKU_BENCH_SETS="non-consecutive;anti-knight"` limits the rule sets to those
+//! named (`;` between them, as a set's own name has commas; `x` is always made). `BULKDOKU_BENCH_X_FILE=PATH`
 //! takes the Sudoku-X puzzles (the x rows, and the yardsticks' side of them) from a file
 //! instead: one puzzle a line in its first 81 characters, blank lines and lines starting
 //! with `#` skipped, every puzzle with exactly one solution (the bench checks it). After criterion's figures
@@ -68,7 +71,14 @@ fn all_sets() -> &'static [Set] {
     static SETS_MADE: std::sync::OnceLock<Vec<Set>> = std::sync::OnceLock::new();
     SETS_MADE.get_or_init(|| {
         let n = puzzles_per_set();
+        let only = std::env::var("BULKDOKU_BENCH_SETS").ok();
         SETS.iter()
+            .filter(|&&name| {
+                name == "x"
+                    || only
+                        .as_deref()
+                        .is_none_or(|o| o.split(';').any(|s| s == name))
+            })
             .map(|&name| {
                 if name == "x" {
                     if let Some(set) = x_file_set() {
@@ -135,10 +145,15 @@ fn classic_puzzles(n: usize) -> Vec<Grid> {
 // The plain rule-table baseline.
 
 /// A plain rule-table solver: houses as lists of cells, a 9-bit candidate mask per
-/// cell, singles swept to a fixed point, most-constrained-cell branching.
+/// cell, singles swept to a fixed point, most-constrained-cell branching. Placing a
+/// digit takes it from the cell's peers (house-mates, and knight's or king's move
+/// neighbours under those rules) and, under non-consecutive, the digits next to it
+/// from the orthogonal neighbours: what each rule says, and nothing inferred beyond.
 struct Plain {
     houses: Vec<[u8; 9]>,
     peers: Vec<Vec<u8>>,
+    /// Orthogonal neighbours under non-consecutive (else empty lists).
+    orth: Vec<Vec<u8>>,
 }
 
 #[derive(Clone, Copy)]
@@ -147,20 +162,41 @@ struct PlainState {
     value: [u8; 81],
 }
 
+/// The cells at these (row, column) offsets from `cell` that are on the grid.
+fn plain_moves(cell: usize, offsets: &[(i32, i32)]) -> Vec<u8> {
+    let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
+    offsets
+        .iter()
+        .map(|&(dr, dc)| (r + dr, c + dc))
+        .filter(|&(r, c)| (0..9).contains(&r) && (0..9).contains(&c))
+        .map(|(r, c)| (r * 9 + c) as u8)
+        .collect()
+}
+
 impl Plain {
-    /// The table of classic rules, plus the two diagonals when `x`.
-    fn new(x: bool) -> Plain {
-        let mut houses: Vec<[u8; 9]> = Vec::new();
-        for i in 0..9 {
-            houses.push(std::array::from_fn(|j| (i * 9 + j) as u8));
-            houses.push(std::array::from_fn(|j| (j * 9 + i) as u8));
-            let (r, c) = (i / 3 * 3, i % 3 * 3);
-            houses.push(std::array::from_fn(|j| ((r + j / 3) * 9 + c + j % 3) as u8));
-        }
-        if x {
-            houses.push(std::array::from_fn(|j| (j * 9 + j) as u8));
-            houses.push(std::array::from_fn(|j| (j * 9 + 8 - j) as u8));
-        }
+    /// The table of `v`'s rules: its houses (rows, columns, boxes or regions,
+    /// diagonals, windows), knight and king moves, orthogonal neighbours.
+    fn new(v: &Variant) -> Plain {
+        let houses: Vec<[u8; 9]> = v
+            .houses()
+            .map(|(mask, _)| {
+                let cells: Vec<u8> = (0..81u8).filter(|&c| mask >> c & 1 != 0).collect();
+                cells.try_into().expect("a house has nine cells")
+            })
+            .collect();
+        let rules = v.rules();
+        const KNIGHT: [(i32, i32); 8] = [
+            (-2, -1),
+            (-2, 1),
+            (-1, -2),
+            (-1, 2),
+            (1, -2),
+            (1, 2),
+            (2, -1),
+            (2, 1),
+        ];
+        const KING: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+        const ORTH: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
         let peers = (0..81u8)
             .map(|cell| {
                 let mut p: Vec<u8> = houses
@@ -169,12 +205,32 @@ impl Plain {
                     .flat_map(|h| h.iter().copied())
                     .filter(|&c| c != cell)
                     .collect();
+                if rules.contains(Rule::AntiKnight) {
+                    p.extend(plain_moves(cell.into(), &KNIGHT));
+                }
+                if rules.contains(Rule::AntiKing) {
+                    // The king's orthogonal moves are row and column peers already.
+                    p.extend(plain_moves(cell.into(), &KING));
+                }
                 p.sort_unstable();
                 p.dedup();
                 p
             })
             .collect();
-        Plain { houses, peers }
+        let orth = (0..81)
+            .map(|cell| {
+                if rules.contains(Rule::NonConsecutive) {
+                    plain_moves(cell, &ORTH)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        Plain {
+            houses,
+            peers,
+            orth,
+        }
     }
 
     /// Count solutions up to `limit`.
@@ -204,6 +260,10 @@ impl Plain {
         s.cand[cell] = bit;
         for &p in &self.peers[cell] {
             s.cand[usize::from(p)] &= !bit;
+        }
+        let near = (bit << 1 | bit >> 1) & 0x1ff;
+        for &n in &self.orth[cell] {
+            s.cand[usize::from(n)] &= !near;
         }
         true
     }
@@ -438,7 +498,7 @@ fn criterion_figures(c: &mut Criterion) {
     let x = &all_sets()[0];
     let classic = classic_puzzles(n);
     let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
-    let plain_x = Plain::new(true);
+    let plain_x = Plain::new(&x.puzzles[0].0);
 
     let mut group = c.benchmark_group("x limit 2");
     group.throughput(Throughput::Elements(x.puzzles.len() as u64));
@@ -513,7 +573,7 @@ fn ratio_table(_: &mut Criterion) {
     let nx = x.puzzles.len();
     let classic = classic_puzzles(n);
     let classic_rules = Variant::new(RuleSet::CLASSIC, None).unwrap();
-    let plain_x = Plain::new(true);
+    let plain_x = Plain::new(&x.puzzles[0].0);
     let mut auto = VariantSolver::new();
     let mut generic = VariantSolver::with_engine(EngineChoice::Generic);
     let mut generic_classic = VariantSolver::with_engine(EngineChoice::Generic);
@@ -678,18 +738,38 @@ fn ratio_table(_: &mut Criterion) {
 
     println!(
         "  per rule set, puzzles/s, median of {rounds} interleaved rounds (new(): the engine \
-         VariantSolver::new() picks):"
+         VariantSolver::new() picks; baseline: the plain rule-table solver under the same \
+         rules; ratio: median of the rounds' new() ÷ baseline):"
     );
     println!(
-        "    {:<40} {:>10} {:>10} {:>7}",
-        "rules", "new()", "generic", "ratio"
+        "    {:<40} {:>10} {:>10} {:>7} {:>10} {:>12}",
+        "rules", "new()", "baseline", "ratio", "generic", "guesses/puz"
     );
     for set in all_sets() {
         let n = set.puzzles.len();
+        // One table per puzzle for jigsaw (each has its layout), else one for all.
+        let plains: Vec<Plain> = if set.name.contains("jigsaw") {
+            set.puzzles.iter().map(|(v, _)| Plain::new(v)).collect()
+        } else {
+            vec![Plain::new(&set.puzzles[0].0)]
+        };
+        let plain = |i: usize| &plains[i.min(plains.len() - 1)];
+        for (i, (v, g)) in set.puzzles.iter().enumerate() {
+            assert_eq!(plain(i).count(g, 2), 1, "{}: baseline on {g}", set.name);
+            assert_eq!(auto.solve(v, g, 2).solutions, 1, "{}: {g}", set.name);
+        }
+        let baseline = || -> u64 {
+            set.puzzles
+                .iter()
+                .enumerate()
+                .map(|(i, (_, g))| plain(i).count(black_box(g), 2))
+                .sum()
+        };
         let rates = interleaved(
             rounds,
             &mut [
                 &mut || rate(n, || _ = black_box(ours(set, &mut auto))),
+                &mut || rate(n, || _ = black_box(baseline())),
                 &mut || rate(n, || _ = black_box(ours(set, &mut generic))),
             ],
         );
@@ -700,13 +780,14 @@ fn ratio_table(_: &mut Criterion) {
             .sum();
         let clues: usize = set.puzzles.iter().map(|(_, g)| g.clues()).sum();
         println!(
-            "    {:<40} {:>10.0} {:>10.0} {:>7.2}   ({n} puzzles, {:.1} clues, {:.2} guesses/puzzle)",
+            "    {:<40} {:>10.0} {:>10.0} {:>7.1} {:>10.0} {:>12.1}   ({n} puzzles, {:.1} clues)",
             set.name,
             median(rates[0].clone()),
             median(rates[1].clone()),
             ratio(&rates, 0, 1),
+            median(rates[2].clone()),
+            guesses as f64 / n as f64,
             clues as f64 / n as f64,
-            guesses as f64 / n as f64
         );
     }
 }

@@ -8,6 +8,13 @@
 //! has for the Sudoku-X search it hands `x` alone to (AVX2, AVX2 with AVX-512VL,
 //! AVX-512).
 //!
+//! `Auto` and `Bands` run the box-band engine on every rule set that keeps the boxes, so
+//! every inference it makes is checked against the reference here: under
+//! non-consecutive, what the places left for a digit in a row, column or box imply for
+//! `d ± 1` and arc consistency between neighbours; under knight or king moves, locked
+//! candidates through them (up to three places); the extra houses' singles and locked
+//! candidates. The generic engine (`Generic`, and jigsaw) is checked the same way.
+//!
 //! Grids come two ways:
 //! - a grid of the reference's table (one per rule set that has a grid, jigsaw layouts
 //!   included) moved by one of the eight symmetries of the square, which keep the

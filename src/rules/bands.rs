@@ -25,7 +25,7 @@
 //!   cell takes its digit from them once (`xdone` remembers which cells did; under
 //!   the diagonals alone this is done in settling, see [`State::settle`]);
 //!   non-consecutive takes the digit's neighbours out of `digit ± 1`, and more generally
-//!   every cell whose candidates are all next to `d` takes `d` from its orthogonal
+//!   every cell whose candidates all lie in `d - 1 ..= d + 1` takes `d` from its orthogonal
 //!   neighbours.
 //! - *Extra houses* (diagonals, windows): hidden singles, empty houses, locked
 //!   candidates (a cell that sees both places left for a digit in the house loses it;
@@ -37,8 +37,14 @@
 //!   in one box), and also claims: a digit whose places on a diagonal all lie in one
 //!   box leaves the rest of that box.
 //! - Under knight or king rules, locked candidates through the extra peers for rows,
-//!   columns and boxes: a cell that sees both places left for a digit in a row, column
-//!   or box (one of them by a knight's or king's move) loses the digit.
+//!   columns and boxes: a cell that sees every place left for a digit in a row, column
+//!   or box (two or three places; some of them by a knight's or king's move) loses the
+//!   digit.
+//! - Under non-consecutive, what every place left for a digit `d` in a row, column or
+//!   box implies: a cell that is one of the places or next to it, for every place,
+//!   cannot hold `d ± 1` (two places side by side both lose `d ± 1`; two places one
+//!   cell apart take `d ± 1` from the cell between). All 27 houses at once, by tables
+//!   ([`State::near_places`]).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first (see
 //!   [`State::branch`] for the measurements behind this).
@@ -206,7 +212,7 @@ pub(crate) struct Kinds {
     peers: bool,
     nc: bool,
     /// Knight or king neighbours: locked candidates through them
-    /// ([`State::locked_peers`]) pay for themselves (on anti-knight puzzles they cut
+    /// ([`State::house_places`]) pay for themselves (on anti-knight puzzles they cut
     /// the guesses by three quarters; on x and windoku puzzles they cost more than
     /// they save, so they stay off there).
     moves: bool,
@@ -828,12 +834,73 @@ impl State {
         Ok(changed)
     }
 
-    /// Locked candidates through the extra peers: when a digit has two places left in
-    /// a row, column or box, a cell that sees both (one of them, or both, by a
-    /// diagonal, window, knight's or king's move) loses the digit. `true` if anything
-    /// went. Only digits whose words changed since their last scan are scanned.
+    /// Non-consecutive, what every place of digit `d` left in a row, column or box
+    /// implies, for all 27 houses at once: a cell that is a place or next to it, for
+    /// every place of `d` in some house, holds `d` or sits next to it, so cannot hold
+    /// `d ± 1`. `true` if anything went.
     #[inline(always)]
-    fn locked_peers(&mut self, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
+    fn near_places(&mut self, d: usize) -> bool {
+        let k = d * 3;
+        let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+        // The nine rows of the digit, 9 bits each.
+        let rows: [u32; 9] = std::array::from_fn(|j| (w[j / 3] >> (9 * (j % 3))) & 0x1FF);
+        let mut up = [0u32; 9];
+        let mut down = [0u32; 9];
+        let mut acc = 0;
+        for j in 0..9 {
+            acc |= rows[j];
+            up[j] = acc;
+        }
+        acc = 0;
+        for j in (0..9).rev() {
+            acc |= rows[j];
+            down[j] = acc;
+        }
+        let mut near = [0u32; 3];
+        for j in 0..9 {
+            // Columns: no place two rows or more above, none two rows or more below.
+            let above = if j >= 2 { up[j - 2] } else { 0 };
+            let below = if j + 2 < 9 { down[j + 2] } else { 0 };
+            let m = u32::from(ROW_NEAR[rows[j] as usize]) | (up[8] & !above & !below);
+            near[j / 3] |= m << (9 * (j % 3));
+        }
+        for b in 0..3 {
+            for j in 0..3 {
+                let x = w[b] >> (3 * j);
+                let pattern = (x & 7) | ((x >> 9) & 7) << 3 | ((x >> 18) & 7) << 6;
+                let m = u32::from(BOX_NEAR[pattern as usize]);
+                near[b] |= ((m & 7) | ((m >> 3) & 7) << 9 | ((m >> 6) & 7) << 18) << (3 * j);
+            }
+        }
+        let mut changed = false;
+        for e in [d.wrapping_sub(1), d + 1] {
+            if e >= 9 {
+                continue;
+            }
+            for b in 0..3 {
+                let gone = self.cand[e * 3 + b] & near[b] & self.unsolved[b];
+                if gone != 0 {
+                    self.cand[e * 3 + b] &= !gone;
+                    self.dirty |= 1 << (e * 3 + b);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// What every place left for a digit in a house implies (the digit will be in one
+    /// of them). `true` if anything went. Only digits whose words changed since their
+    /// last scan are scanned.
+    ///
+    /// - `MOVES` (knight or king neighbours): [`State::locked_peers`].
+    /// - `NC` (non-consecutive): [`State::near_places`].
+    #[inline(always)]
+    fn house_places<const MOVES: bool, const NC: bool>(
+        &mut self,
+        t: &Tables,
+        all_peers: &[[u32; 3]; CELLS],
+    ) -> bool {
         let mut changed = false;
         for d in 0..9 {
             let k = d * 3;
@@ -843,36 +910,11 @@ impl State {
             {
                 continue;
             }
-            for h in &t.classic {
-                let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-                let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
-                let open = [
-                    p[0] & self.unsolved[0],
-                    p[1] & self.unsolved[1],
-                    p[2] & self.unsolved[2],
-                ];
-                if open != p || p[0].count_ones() + p[1].count_ones() + p[2].count_ones() != 2 {
-                    continue;
-                }
-                let mut seen = [BAND; 3];
-                for (b, &pb) in p.iter().enumerate() {
-                    let mut m = pb;
-                    while m != 0 {
-                        let cell = b * 27 + m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        for bb in 0..3 {
-                            seen[bb] &= all_peers[cell][bb];
-                        }
-                    }
-                }
-                for b in 0..3 {
-                    let gone = w[b] & seen[b] & self.unsolved[b];
-                    if gone != 0 {
-                        self.cand[k + b] &= !gone;
-                        self.dirty |= 1 << (k + b);
-                        changed = true;
-                    }
-                }
+            if NC {
+                changed |= self.near_places(d);
+            }
+            if MOVES {
+                changed |= self.locked_peers(k, t, all_peers);
             }
             self.lseen[k] = self.cand[k];
             self.lseen[k + 1] = self.cand[k + 1];
@@ -880,20 +922,122 @@ impl State {
         }
         changed
     }
+
+    /// Locked candidates through the extra peers, for the digit of slots `k..k + 3`:
+    /// when it has two or three places left in a row, column or box, a cell that sees
+    /// all of them (some by a diagonal, window, knight's or king's move) loses the
+    /// digit. `true` if anything went. Three places as well as two: on the anti-knight
+    /// set (`data/anti-knight_200.txt`) 124 guesses a puzzle for 190, on x,anti-knight
+    /// 720 for 1,202, on anti-king 8.8 for 13.1.
+    #[inline(always)]
+    fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
+        let mut changed = false;
+        for h in &t.classic {
+            let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+            let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
+            let open = [
+                p[0] & self.unsolved[0],
+                p[1] & self.unsolved[1],
+                p[2] & self.unsolved[2],
+            ];
+            let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
+            if open != p || !(2..=LOCKED_MAX).contains(&n) {
+                continue;
+            }
+            let mut seen = [BAND; 3];
+            for (b, &pb) in p.iter().enumerate() {
+                let mut m = pb;
+                while m != 0 {
+                    let cell = b * 27 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    for bb in 0..3 {
+                        seen[bb] &= all_peers[cell][bb];
+                    }
+                }
+            }
+            for b in 0..3 {
+                let gone = w[b] & seen[b] & self.unsolved[b];
+                if gone != 0 {
+                    self.cand[k + b] &= !gone;
+                    self.dirty |= 1 << (k + b);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
 }
+
+/// For the places of a digit in a row (9 bits, one per column, at least one): the
+/// cells of the row that are a place or next to one, for every place (`c` with every
+/// place in `c - 1 ..= c + 1`).
+static ROW_NEAR: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut p = 1;
+    while p < 512 {
+        let mut c = 0;
+        while c < 9 {
+            let window = (7u32 << c) >> 1;
+            if p & !window == 0 {
+                t[p as usize] |= 1 << c;
+            }
+            c += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// For the places of a digit in a 3×3 box (bit `3 * row + column`, at least one): the
+/// cells of the box that are a place or orthogonally next to one, for every place.
+static BOX_NEAR: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut p = 1;
+    while p < 512 {
+        let mut c = 0;
+        while c < 9 {
+            let (r, col) = (c / 3, c % 3);
+            let mut closed = 1u32 << c;
+            if r > 0 {
+                closed |= 1 << (c - 3);
+            }
+            if r < 2 {
+                closed |= 1 << (c + 3);
+            }
+            if col > 0 {
+                closed |= 1 << (c - 1);
+            }
+            if col < 2 {
+                closed |= 1 << (c + 1);
+            }
+            if p & !closed == 0 {
+                t[p as usize] |= 1 << c;
+            }
+            c += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// The most places of a digit in a row, column or box that [`State::locked_peers`]
+/// looks at.
+const LOCKED_MAX: u32 = 3;
 
 /// Column 0 and column 8 of every row of a band.
 const COL0: u32 = spread(1);
 const COL8: u32 = spread(1 << 8);
 
 impl State {
-    /// Non-consecutive: a cell whose candidates are all next to `d` (so whatever it
-    /// holds is `d ± 1`) takes `d` from its orthogonal neighbours. This includes the
-    /// placed cells, and cells left with `{d - 1, d + 1}`. True if anything went.
+    /// Non-consecutive: a cell whose candidates all lie in `{d - 1, d, d + 1}` takes
+    /// `d` from its orthogonal neighbours (whatever it holds, `d` next to it is either
+    /// consecutive or, in the same row or column, a repeat). This includes the placed
+    /// cells, and cells left with `{d - 1, d + 1}` or `{d, d + 1}`: arc consistency
+    /// of the ban between neighbours. True if anything went.
     #[inline(always)]
     fn non_consecutive(&mut self) -> bool {
         let mut changed = false;
-        // near[d][b]: cells whose candidates are all in {d - 1, d + 1}.
+        // near[d][b]: cells whose candidates are all in {d - 1, d, d + 1}.
         let mut near = [[0u32; 3]; 9];
         for b in 0..3 {
             let mut pre = [0u32; 10];
@@ -907,7 +1051,7 @@ impl State {
             for d in 0..9 {
                 let below = if d >= 1 { pre[d - 1] } else { 0 };
                 let above = suf[(d + 2).min(10)];
-                near[d][b] = BAND & !(below | self.cand[d * 3 + b] | above);
+                near[d][b] = BAND & !(below | above);
             }
         }
         for (d, m) in near.iter().enumerate() {
@@ -968,7 +1112,16 @@ impl State {
             if self.claim_columns()? {
                 continue;
             }
-            if t.kinds.moves && self.locked_peers(t, all_peers) {
+            let scan = if NC {
+                if t.kinds.moves {
+                    self.house_places::<true, true>(t, all_peers)
+                } else {
+                    self.house_places::<false, true>(t, all_peers)
+                }
+            } else {
+                t.kinds.moves && self.house_places::<true, false>(t, all_peers)
+            };
+            if scan {
                 continue;
             }
             return Ok(());
@@ -979,8 +1132,9 @@ impl State {
     /// there" on the stack. Under diagonals, the first place of a digit that has two
     /// places left in an extra house; else the first open cell with two candidates
     /// that has extra peers (a diagonal, window, knight or king neighbour), else the
-    /// first such cell anywhere, else the first cell with the fewest candidates.
-    /// Measured on generated puzzles: the diagonal two-place branch cuts the guesses
+    /// first such cell anywhere, else the first cell with the fewest candidates (under
+    /// non-consecutive, the first place of a digit with fewer places in a row, column
+    /// or box, if any). Measured on generated puzzles: the diagonal two-place branch cuts the guesses
     /// on x puzzles by half (and slightly on x,windoku), but raises them on windoku
     /// alone, hence only under diagonals; preferring cells with extra peers cuts them
     /// on x and windoku and changes nothing where every cell has extra peers.
@@ -1036,6 +1190,23 @@ impl State {
             }
         }
         let (b, i) = self.branch_cell(t);
+        if t.kinds.nc && self.pairs == [0; 3] {
+            // Under non-consecutive, with no cell of two candidates, a digit with fewer
+            // places in a house than the cell has candidates: on the minimal puzzles
+            // (5 to 9 clues) 6,507 guesses a puzzle for 7,675 (on anti-knight puzzles it
+            // raised them, 190 to 216).
+            let n = self.digits_at(b, i).count_ones();
+            if let Some((hb, hi, hd, hn)) = self.fewest_places(t) {
+                if hn < n {
+                    return Branch {
+                        band: hb,
+                        cell: hi,
+                        digit: hd,
+                        other: None,
+                    };
+                }
+            }
+        }
         let digits = self.digits_at(b, i);
         let d = digits.trailing_zeros() as usize;
         let rest = clear_lowest(digits);
@@ -1101,6 +1272,39 @@ impl State {
             digit: d,
             other: Some((k + usize::from(DIAG_BAND[h][second]), second)),
         })
+    }
+
+    /// The digit and row, column or box with the fewest places left (two or more, not
+    /// placed there): (band, cell, digit, places) of its first place.
+    fn fewest_places(&self, t: &Tables) -> Option<(usize, usize, usize, u32)> {
+        let mut best: Option<(usize, usize, usize, u32)> = None;
+        for d in 0..9 {
+            let k = d * 3;
+            for h in &t.classic {
+                let p = [
+                    self.cand[k] & h[0],
+                    self.cand[k + 1] & h[1],
+                    self.cand[k + 2] & h[2],
+                ];
+                if p[0] & !self.unsolved[0] | p[1] & !self.unsolved[1] | p[2] & !self.unsolved[2]
+                    != 0
+                {
+                    continue;
+                }
+                let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
+                if n >= 2 && best.is_none_or(|b| n < b.3) {
+                    let b = if p[0] != 0 {
+                        0
+                    } else if p[1] != 0 {
+                        1
+                    } else {
+                        2
+                    };
+                    best = Some((b, p[b].trailing_zeros() as usize, d, n));
+                }
+            }
+        }
+        best
     }
 
     /// The cell to branch on (see [`State::branch`]).
@@ -1350,6 +1554,111 @@ mod tests {
                 assert_eq!(by_fast, by_portable, "{rules} {puzzle}");
                 assert_eq!(a, b, "{rules} {puzzle}");
                 assert!(!a.is_empty() && a.iter().all(|s| v.solves(s, &puzzle)));
+            }
+        }
+    }
+    /// A random position that solution `sol` keeps: `givens` of its cells given, and
+    /// each other candidate (one `sol` does not use) dropped with chance `drop` in 8.
+    fn position(sol: &Grid, rng: &mut Rng, givens: usize, drop: u64) -> State {
+        let mut cells: Vec<usize> = (0..CELLS).collect();
+        rng.shuffle(&mut cells);
+        let mut puzzle = Grid::EMPTY;
+        for &c in &cells[..givens] {
+            puzzle.set(c, sol.get(c));
+        }
+        let mut s = State::start(&puzzle).expect("a solution's cells never clash");
+        for c in 0..CELLS {
+            let (b, i) = (c / 27, c % 27);
+            for d in 0..9 {
+                if usize::from(sol.get(c)) != d + 1 && rng.below(8) < drop {
+                    s.remove(d * 3 + b, 1 << i);
+                }
+            }
+        }
+        s
+    }
+
+    /// True when every cell of `sol` is still a candidate of `s`.
+    fn keeps(s: &State, sol: &Grid) -> bool {
+        (0..CELLS).all(|c| s.cand[(usize::from(sol.get(c)) - 1) * 3 + c / 27] >> (c % 27) & 1 != 0)
+    }
+
+    fn candidates(s: &State) -> u32 {
+        s.cand.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Each inference alone, and the whole propagation, on random positions (not
+    /// puzzles: random candidates dropped around a known solution) never removes a
+    /// candidate of that solution, which the rules allow; and each removes something
+    /// often enough that the check is not idle.
+    #[test]
+    fn inferences_keep_a_solution_on_random_positions() {
+        let mut rng = Rng::new(11);
+        for rules in [
+            "non-consecutive",
+            "anti-king,anti-knight,non-consecutive",
+            "anti-knight",
+            "anti-king",
+            "x,anti-knight",
+            "x,non-consecutive",
+        ] {
+            let rules: RuleSet = rules.parse().unwrap();
+            let v = Variant::new(rules, None).unwrap();
+            let engine = Engine::new(&v, Vectors::Scalar);
+            let (t, peers) = (&engine.t, &*engine.all_peers);
+            let mut removed = [0u32; 3];
+            // A few grids (they take a search each), many positions around each.
+            let grids: Vec<Grid> = (0..6)
+                .map(|_| random_solution(&v, &mut rng).unwrap())
+                .collect();
+            for round in 0..150 {
+                let sol = grids[round as usize % grids.len()];
+                let givens = (round % 20) as usize;
+                let drop = 1 + round % 7;
+                let start = position(&sol, &mut rng, givens, drop);
+                if t.kinds.nc {
+                    let mut s = start;
+                    for d in 0..9 {
+                        s.near_places(d);
+                    }
+                    assert!(keeps(&s, &sol), "{rules} near places\n{sol}");
+                    removed[0] += candidates(&start) - candidates(&s);
+                    let mut s = start;
+                    s.non_consecutive();
+                    assert!(keeps(&s, &sol), "{rules} arc consistency\n{sol}");
+                    removed[1] += candidates(&start) - candidates(&s);
+                }
+                if t.kinds.moves {
+                    let mut s = start;
+                    for d in 0..9 {
+                        s.locked_peers(d * 3, t, peers);
+                    }
+                    assert!(keeps(&s, &sol), "{rules} locked peers\n{sol}");
+                    removed[2] += candidates(&start) - candidates(&s);
+                }
+                let mut s = start;
+                let (k, nc) = (t.kinds, t.kinds.nc);
+                let ok = match (k.houses, k.peers, nc) {
+                    (false, true, false) => s.propagate::<false, true, false, false>(t, peers),
+                    (false, _, true) => s.propagate::<false, true, true, false>(t, peers),
+                    (true, _, false) => s.propagate::<true, true, false, false>(t, peers),
+                    (true, _, true) => s.propagate::<true, true, true, false>(t, peers),
+                    _ => unreachable!("every rule set here adds peers"),
+                };
+                assert!(
+                    ok.is_ok(),
+                    "{rules}: a position with a solution died\n{sol}"
+                );
+                assert!(keeps(&s, &sol), "{rules} propagation\n{sol}");
+                if s.is_solved() {
+                    assert_eq!(s.grid(), sol, "{rules}");
+                }
+            }
+            if rules.contains(Rule::NonConsecutive) {
+                assert!(removed[0] > 0 && removed[1] > 0, "{rules}: {removed:?}");
+            }
+            if rules.contains(Rule::AntiKnight) {
+                assert!(removed[2] > 0, "{rules}: {removed:?}");
             }
         }
     }

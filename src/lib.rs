@@ -82,6 +82,7 @@ pub mod input;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod rate;
 pub mod resume;
 pub mod row;
 pub mod rules;

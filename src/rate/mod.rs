@@ -12,6 +12,16 @@
 
 use crate::grid::Grid;
 
+mod board;
+mod driver;
+mod fish;
+mod hint;
+mod singles;
+mod wings;
+
+use board::Board;
+use hint::Hint;
+
 /// One logical step on the rating path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -55,19 +65,77 @@ pub enum RateError {
 
 /// A reusable rating worker (buffers kept between puzzles); one per thread.
 #[derive(Debug, Default)]
-pub struct Rater {}
+pub struct Rater {
+    board: Board,
+}
 
 impl Rater {
     /// A new worker.
     pub fn new() -> Rater {
-        Rater {}
+        Rater {
+            board: Board::new(),
+        }
     }
 
     /// Rate `puzzle` (which must have exactly one solution); with `keep_steps` the
     /// returned rating carries the whole path.
     pub fn rate(&mut self, puzzle: &Grid, keep_steps: bool) -> Result<Rating, RateError> {
-        let _ = (puzzle, keep_steps);
-        Err(RateError::Stuck { steps: 0 })
+        self.board = Board::from_values(puzzle.cells());
+        let b = &mut self.board;
+        let mut rating = Rating {
+            er: 0,
+            ep: 0,
+            ed: 0,
+            er_technique: "",
+            step_count: 0,
+            steps: Vec::new(),
+        };
+        let mut pearl_done = false;
+        while !b.solved() {
+            let Some(hint) = driver::next_hint(b) else {
+                return Err(RateError::Stuck {
+                    steps: rating.step_count,
+                });
+            };
+            if hint.difficulty > rating.er {
+                rating.er = hint.difficulty;
+                rating.er_technique = hint.name;
+            }
+            if keep_steps {
+                rating.steps.push(step_of(&hint, b));
+            }
+            hint.apply(b);
+            rating.step_count += 1;
+            // Sudoku Explainer's definitions: ED is the hardest step up to and
+            // including the first one; EP the hardest up to and including the first
+            // step that places a digit.
+            if !pearl_done {
+                if rating.step_count == 1 {
+                    rating.ed = rating.er;
+                }
+                if hint.place.is_some() {
+                    rating.ep = rating.er;
+                    pearl_done = true;
+                }
+            }
+        }
+        Ok(rating)
+    }
+}
+
+fn step_of(hint: &Hint, b: &Board) -> Step {
+    let mut removed = Vec::new();
+    for (di, &set) in hint.elim.iter().enumerate() {
+        for c in board::cells(set & b.digit[di]) {
+            removed.push((c as u8, di as u8 + 1));
+        }
+    }
+    removed.sort_unstable();
+    Step {
+        technique: hint.name,
+        difficulty: hint.difficulty,
+        placed: hint.place.into_iter().collect(),
+        removed,
     }
 }
 

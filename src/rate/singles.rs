@@ -121,10 +121,10 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
                             } else {
                                 ("Direct Claiming", 19)
                             };
-                            let mut h =
-                                Hint::placing(name, diff, rest.trailing_zeros() as usize, d);
-                            h.elim[(d - 1) as usize] = removed;
-                            return Some(h);
+                            // Sudoku Explainer's direct hints only place the
+                            // single; the pointing's eliminations stay on the grid.
+                            let cell = rest.trailing_zeros() as usize;
+                            return Some(Hint::placing(name, diff, cell, d));
                         }
                     }
                 }
@@ -191,14 +191,14 @@ pub fn hidden_set(b: &Board, degree: u32, direct: bool) -> Option<Hint> {
                     }
                     let rest = pos[di] & !union;
                     if rest.count_ones() == 1 {
-                        let cell = HOUSES[h][rest.trailing_zeros() as usize];
-                        hint.place = Some((cell, di as u8 + 1));
-                        (hint.name, hint.difficulty) = if degree == 2 {
+                        // as for direct pointing, only the single is placed
+                        let cell = HOUSES[h][rest.trailing_zeros() as usize] as usize;
+                        let (name, diff) = if degree == 2 {
                             ("Direct Hidden Pair", 20)
                         } else {
                             ("Direct Hidden Triplet", 25)
                         };
-                        return Some(hint);
+                        return Some(Hint::placing(name, diff, cell, di as u8 + 1));
                     }
                 }
             } else {

@@ -7,10 +7,10 @@
 
 use super::board::Board;
 use super::hint::Hint;
-use super::{fish, singles, wings};
+use super::{fish, links, singles, wings};
 
 /// The next step on the path from `b`, if any technique applies.
-pub fn next_hint(b: &Board) -> Option<Hint> {
+pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
     singles::hidden_single(b)
         .or_else(|| singles::locking(b, true))
         .or_else(|| singles::hidden_set(b, 2, true))
@@ -23,6 +23,7 @@ pub fn next_hint(b: &Board) -> Option<Hint> {
         .or_else(|| singles::naked_set(b, 3))
         .or_else(|| fish::fish(b, 3))
         .or_else(|| singles::hidden_set(b, 3, false))
+        .or_else(|| links::two_links(b, buf))
         .or_else(|| wings::xy_wing(b, false))
         .or_else(|| wings::xy_wing(b, true))
         .or_else(|| singles::naked_set(b, 4))

@@ -16,6 +16,7 @@ mod board;
 mod driver;
 mod fish;
 mod hint;
+mod links;
 mod singles;
 mod wings;
 
@@ -67,6 +68,7 @@ pub enum RateError {
 #[derive(Debug, Default)]
 pub struct Rater {
     board: Board,
+    links: Vec<links::Link>,
 }
 
 impl Rater {
@@ -74,6 +76,7 @@ impl Rater {
     pub fn new() -> Rater {
         Rater {
             board: Board::new(),
+            links: Vec::with_capacity(64),
         }
     }
 
@@ -92,7 +95,7 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) = driver::next_hint(b) else {
+            let Some(hint) = driver::next_hint(b, &mut self.links) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

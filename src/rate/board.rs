@@ -14,9 +14,6 @@ pub const HOUSES: [[u8; 9]; 27] = houses();
 /// Each house as a cell set.
 pub const HOUSE_MASK: [Cells; 27] = house_masks();
 
-/// The three houses of a cell: box, row, column.
-pub const CELL_HOUSES: [[u8; 3]; 81] = cell_houses();
-
 /// The 20 peers of each cell as a cell set.
 pub const PEERS: [Cells; 81] = peers();
 
@@ -201,11 +198,6 @@ impl Board {
     pub fn empty_count(&self, h: usize) -> u32 {
         (self.empty & HOUSE_MASK[h]).count_ones()
     }
-
-    /// How many cells hold digit `d` (placed).
-    pub fn placed_count(&self, d: u8) -> u32 {
-        self.value.iter().filter(|&&v| v == d).count() as u32
-    }
 }
 
 #[cfg(test)]
@@ -216,7 +208,7 @@ mod tests {
     fn tables_are_consistent() {
         for c in 0..81 {
             assert_eq!(PEERS[c].count_ones(), 20);
-            for &h in &CELL_HOUSES[c] {
+            for &h in &cell_houses()[c] {
                 assert!(HOUSE_MASK[h as usize] & (1u128 << c) != 0);
             }
         }

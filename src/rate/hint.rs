@@ -44,13 +44,6 @@ impl Hint {
             .any(|(e, d)| e & d != 0)
     }
 
-    /// Keep only eliminations of candidates still on `b`.
-    pub fn trim(&mut self, b: &Board) {
-        for (e, d) in self.elim.iter_mut().zip(b.digit.iter()) {
-            *e &= d;
-        }
-    }
-
     /// Apply to `b`: eliminations first, then the placement.
     pub fn apply(&self, b: &mut Board) {
         b.eliminate(&self.elim);

@@ -18,6 +18,8 @@ mod fish;
 mod hint;
 mod links;
 mod singles;
+#[cfg(test)]
+mod tests;
 mod wings;
 
 use board::Board;

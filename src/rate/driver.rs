@@ -7,7 +7,7 @@
 
 use super::board::Board;
 use super::hint::Hint;
-use super::{fish, links, singles, wings};
+use super::{fish, links, singles, uniqueness, wings};
 
 /// The next step on the path from `b`, if any technique applies.
 pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
@@ -26,6 +26,7 @@ pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
         .or_else(|| links::two_links(b, buf))
         .or_else(|| wings::xy_wing(b, false))
         .or_else(|| wings::xy_wing(b, true))
+        .or_else(|| uniqueness::unique_loops(b))
         .or_else(|| singles::naked_set(b, 4))
         .or_else(|| fish::fish(b, 4))
         .or_else(|| singles::hidden_set(b, 4, false))

@@ -24,6 +24,7 @@ mod links;
 mod singles;
 #[cfg(test)]
 mod tests;
+mod uniqueness;
 mod wings;
 
 use board::Board;

@@ -16,11 +16,8 @@ pub struct Link {
     grouped: bool,
 }
 
-/// Houses with more positions than this give no link. Grouped links (houses with 3..=6
-/// positions) are written below but off: our reading of which grouped links Sudoku
-/// Explainer accepts still finds some it does not (rated 4.3 where it finds none), and
-/// with them off agreement is higher. Set to 6 to turn them on.
-const GROUPED_MAX: u32 = 2;
+/// Houses with more positions than this give no link (Sudoku Explainer's limit).
+const GROUPED_MAX: u32 = 6;
 
 /// The type of a house as Sudoku Explainer numbers it: 0 box, 1 row, 2 column.
 fn house_type(h: usize) -> u8 {
@@ -102,27 +99,9 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
         c
     };
     let heart_cells = heart.map_or(0, |i: usize| to_cells(1 << i) & dm);
+    // A grouped link joins the other link through a single cell; the group (one blade
+    // with the box's heart cell) is the free end.
     let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
-    if c1 == 1 && c2 == 1 {
-        // both ends single: Sudoku Explainer takes the plain link between the blades
-        let (a, b) = (
-            cell(blade1.trailing_zeros() as usize),
-            cell(blade2.trailing_zeros() as usize),
-        );
-        out.push(Link {
-            house: h,
-            start: 1u128 << a,
-            bridge: b,
-            grouped: true,
-        });
-        out.push(Link {
-            house: h,
-            start: 1u128 << b,
-            bridge: a,
-            grouped: true,
-        });
-        return;
-    }
     if c1 == 1 {
         let a = cell(blade1.trailing_zeros() as usize);
         out.push(Link {

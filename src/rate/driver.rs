@@ -31,6 +31,7 @@ pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
         .or_else(|| fish::fish(b, 4))
         .or_else(|| singles::hidden_set(b, 4, false))
         .or_else(|| wings::als_wing(b, 3))
+        .or_else(|| uniqueness::bug(b))
         .or_else(|| wings::als_wing(b, 4))
         .or_else(|| wings::als_wing(b, 5))
 }

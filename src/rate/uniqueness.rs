@@ -263,3 +263,119 @@ fn name(rect: bool, ty: u8) -> &'static str {
         (false, _) => "Unique Loop type 4",
     }
 }
+
+/// Bivalue universal grave, types 1 (5.6) and 2 (5.7): every unsolved cell bivalue and
+/// every digit twice per house, but for extra candidates in a few cells; without them
+/// the puzzle would have two solutions, so one of them is true. Types 3 and 4 are not
+/// searched yet.
+pub fn bug(b: &Board) -> Option<Hint> {
+    let mut temp = *b;
+    let mut bug_cells: Cells = 0;
+    let mut bug_values = 0u16;
+    let mut common: Option<Cells> = None;
+    // Sudoku Explainer's revision: when every odd count is on one digit, all the cells
+    // with three or more candidates holding it are bug cells.
+    let mut all_extra: Option<Cells> = None;
+    let mut only_value = 0usize;
+    let mut one_value = true;
+    let note = |cell: usize,
+                di: usize,
+                bug_cells: &mut Cells,
+                common: &mut Option<Cells>,
+                temp: &mut Board| {
+        *bug_cells |= 1u128 << cell;
+        let mut e = [0u128; 9];
+        e[di] = 1u128 << cell;
+        temp.eliminate(&e);
+        let c = common.get_or_insert(PEERS[cell]);
+        *c &= PEERS[cell];
+        *c &= !*bug_cells;
+    };
+    for h in 0..27 {
+        for di in 0..9 {
+            let pos = b.digit[di] & HOUSE_MASK[h];
+            let n = pos.count_ones();
+            if n == 0 || n == 2 {
+                continue;
+            }
+            let mut fat: Cells = 0;
+            for c in super::board::cells(pos) {
+                if b.cand[c].count_ones() >= 3 {
+                    fat |= 1u128 << c;
+                }
+            }
+            match all_extra {
+                None => {
+                    all_extra = Some(fat);
+                    only_value = di;
+                }
+                Some(ref mut a) if one_value => {
+                    if only_value == di {
+                        *a |= fat;
+                    } else {
+                        one_value = false;
+                    }
+                }
+                _ => {}
+            }
+            if fat.count_ones() == 1 {
+                let cell = fat.trailing_zeros() as usize;
+                bug_values |= 1 << di;
+                note(cell, di, &mut bug_cells, &mut common, &mut temp);
+                if bug_cells.count_ones() > 1
+                    && bug_values.count_ones() > 1
+                    && common.unwrap_or(0) == 0
+                {
+                    return None;
+                }
+            }
+            if fat == 0 {
+                return None;
+            }
+        }
+    }
+    if let Some(a) = all_extra {
+        if one_value && a.count_ones() > bug_cells.count_ones() {
+            for cell in super::board::cells(a & !bug_cells) {
+                note(cell, only_value, &mut bug_cells, &mut common, &mut temp);
+                if bug_cells.count_ones() > 1
+                    && bug_values.count_ones() > 1
+                    && common.unwrap_or(0) == 0
+                {
+                    return None;
+                }
+            }
+        }
+    }
+    if bug_cells == 0 {
+        return None;
+    }
+    for c in super::board::cells(temp.empty) {
+        if temp.cand[c].count_ones() != 2 {
+            return None;
+        }
+    }
+    for h in 0..27 {
+        for di in 0..9 {
+            let n = (temp.digit[di] & HOUSE_MASK[h]).count_ones();
+            if n != 0 && n != 2 {
+                return None;
+            }
+        }
+    }
+    if bug_cells.count_ones() == 1 {
+        let cell = bug_cells.trailing_zeros() as usize;
+        let mut h = Hint::new("BUG type 1", 56);
+        for di in super::board::bits((b.cand[cell] & !bug_values) as u32) {
+            h.elim[di] = 1u128 << cell;
+        }
+        return h.removes_any(b).then_some(h);
+    }
+    if bug_values.count_ones() == 1 {
+        let di = bug_values.trailing_zeros() as usize;
+        let mut h = Hint::new("BUG type 2", 57);
+        h.elim[di] = common.unwrap_or(0) & b.digit[di];
+        return h.removes_any(b).then_some(h);
+    }
+    None
+}

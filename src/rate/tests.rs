@@ -1,7 +1,7 @@
 //! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
 
 use super::board::{Board, Cells, HOUSE_MASK};
-use super::{fish, links, singles, wings, Rater};
+use super::{fish, links, singles, uniqueness, wings, Rater};
 use crate::grid::Grid;
 
 /// A board with every candidate open, then `keep` digits only in the given cells.
@@ -92,6 +92,37 @@ fn skyscraper_on_two_columns() {
     let h = links::two_links(&b, &mut buf).expect("a skyscraper");
     assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
     assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
+}
+
+#[test]
+fn unique_rectangle_type_1_clears_the_pair_from_the_fourth_cell() {
+    let mut b = Board::new();
+    // r1c1, r1c4, r2c1 hold only 1 and 2; r2c4 holds 1, 2 and 3
+    for c in [0, 3, 9] {
+        restrict(&mut b, c, &[1, 2]);
+    }
+    restrict(&mut b, 12, &[1, 2, 3]);
+    let h = uniqueness::unique_loops(&b).expect("a unique rectangle");
+    assert_eq!((h.name, h.difficulty), ("Unique Rectangle type 1", 45));
+    assert_eq!((h.elim[0], h.elim[1]), (set(&[12]), set(&[12])));
+    assert!(h.elim[2..].iter().all(|&e| e == 0));
+}
+
+#[test]
+fn wxyz_wing_removes_z_seen_by_all_its_copies() {
+    let mut b = Board::new();
+    // An almost locked set in row 1: r1c1 {1,2}, r1c2 {1,3}, r1c3 {1,2,4} (four digits
+    // in three cells), and the bivalue r1c5 {3,4}. Both 3 and 4 sit in set cells that
+    // see r1c5 (a double link), so each digit of the pattern leaves the cells that see
+    // all its copies: for 4 (r1c3 and r1c5), the rest of row 1.
+    restrict(&mut b, 0, &[1, 2]);
+    restrict(&mut b, 1, &[1, 3]);
+    restrict(&mut b, 2, &[1, 2, 4]);
+    restrict(&mut b, 4, &[3, 4]);
+    let h = wings::als_wing(&b, 3).expect("a WXYZ-wing");
+    assert_eq!(h.name, "WXYZ-Wing");
+    assert_eq!(h.difficulty, 56);
+    assert_eq!(h.elim[3], HOUSE_MASK[9] & !set(&[0, 1, 2, 4]));
 }
 
 /// Puzzles from `data/generated_1000.txt` and `../shared/data/puzzles2_17_clue`, each

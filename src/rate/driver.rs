@@ -7,10 +7,14 @@
 
 use super::board::Board;
 use super::hint::Hint;
-use super::{fish, links, singles, uniqueness, wings};
+use super::{chains, fish, links, singles, uniqueness, wings};
 
 /// The next step on the path from `b`, if any technique applies.
-pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
+pub fn next_hint(
+    b: &Board,
+    buf: &mut Vec<links::Link>,
+    chains: &mut chains::Chains,
+) -> Option<Hint> {
     singles::hidden_single(b)
         .or_else(|| singles::locking(b, true))
         .or_else(|| singles::hidden_set(b, 2, true))
@@ -34,4 +38,5 @@ pub fn next_hint(b: &Board, buf: &mut Vec<links::Link>) -> Option<Hint> {
         .or_else(|| uniqueness::bug(b))
         .or_else(|| wings::als_wing(b, 4))
         .or_else(|| wings::als_wing(b, 5))
+        .or_else(|| chains.cycles_and_forcing_chains(b))
 }

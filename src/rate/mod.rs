@@ -17,6 +17,7 @@
 use crate::grid::Grid;
 
 mod board;
+mod chains;
 mod driver;
 mod fish;
 mod hint;
@@ -76,6 +77,7 @@ pub enum RateError {
 pub struct Rater {
     board: Board,
     links: Vec<links::Link>,
+    chains: chains::Chains,
 }
 
 impl Rater {
@@ -84,6 +86,7 @@ impl Rater {
         Rater {
             board: Board::new(),
             links: Vec::with_capacity(64),
+            chains: chains::Chains::default(),
         }
     }
 
@@ -102,7 +105,7 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) = driver::next_hint(b, &mut self.links) else {
+            let Some(hint) = driver::next_hint(b, &mut self.links, &mut self.chains) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

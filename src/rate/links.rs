@@ -28,7 +28,7 @@ fn house_type(h: usize) -> u8 {
 fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
     let pos = dm & HOUSE_MASK[h];
     let n = pos.count_ones();
-    if n < 2 || n > GROUPED_MAX {
+    if !(2..=GROUPED_MAX).contains(&n) {
         return;
     }
     let cell = |i: usize| HOUSES[h][i] as usize;

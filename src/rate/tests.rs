@@ -89,7 +89,7 @@ fn skyscraper_on_two_columns() {
     remove_digit(&mut b, 1, HOUSE_MASK[18] & !set(&[0, 54]));
     remove_digit(&mut b, 1, HOUSE_MASK[18 + 4] & !set(&[13, 58]));
     let mut buf = Vec::new();
-    let h = links::two_links(&b, &mut buf).expect("a skyscraper");
+    let h = links::n_links(&b, &mut buf, 2).expect("a skyscraper");
     assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
     assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
 }

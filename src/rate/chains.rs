@@ -375,3 +375,187 @@ pub fn length_difficulty(complexity: u32) -> u8 {
     }
     added
 }
+
+/// The outcome of assuming one candidate: every state reached (first way found).
+#[derive(Debug, Default, Clone)]
+pub struct Run {
+    nodes: Vec<Node>,
+    /// Node of each state reached, `NONE` if not reached.
+    first: Vec<u32>,
+    /// States reached, in the order found.
+    order: Vec<State>,
+    queue_on: std::collections::VecDeque<u32>,
+    queue_off: std::collections::VecDeque<u32>,
+}
+
+impl Run {
+    fn reached(&self, s: State) -> bool {
+        self.first[s as usize] != NONE
+    }
+
+    fn add(&mut self, s: State, parent: u32) -> u32 {
+        self.nodes.push(Node { s, parent });
+        let n = (self.nodes.len() - 1) as u32;
+        self.first[s as usize] = n;
+        self.order.push(s);
+        n
+    }
+
+    /// Nodes on the chain to state `s` (distinct states).
+    fn length_to(&self, s: State) -> u32 {
+        let mut p = self.first[s as usize];
+        let mut count = 0;
+        while p != NONE {
+            count += 1;
+            p = self.nodes[p as usize].parent;
+        }
+        count
+    }
+
+    /// Follow every static implication of `source` (Y- and X-links), the "on"
+    /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
+    fn chain(&mut self, b: &Board, source: State, out: &mut Vec<State>) {
+        self.nodes.clear();
+        self.order.clear();
+        self.first.clear();
+        self.first.resize(81 * 9 * 2, NONE);
+        self.queue_on.clear();
+        self.queue_off.clear();
+        let root = self.add(source, NONE);
+        if is_on(source) {
+            self.queue_on.push_back(root);
+        } else {
+            self.queue_off.push_back(root);
+        }
+        loop {
+            if let Some(p) = self.queue_on.pop_front() {
+                Chains::on_to_off(b, self.nodes[p as usize].s, true, out);
+                for &off in out.iter() {
+                    if self.reached(off ^ 1) {
+                        return;
+                    }
+                    if !self.reached(off) {
+                        let n = self.add(off, p);
+                        self.queue_off.push_back(n);
+                    }
+                }
+            } else if let Some(p) = self.queue_off.pop_front() {
+                Chains::off_to_on(b, self.nodes[p as usize].s, true, true, out);
+                for &on in out.iter() {
+                    if self.reached(on ^ 1) {
+                        return;
+                    }
+                    if !self.reached(on) {
+                        let n = self.add(on, p);
+                        self.queue_on.push_back(n);
+                    }
+                }
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+/// Buffers for the multiple forcing chains.
+#[derive(Debug, Default)]
+pub struct Multiple {
+    /// One run per digit of the cell in hand.
+    values: Vec<Run>,
+    /// One run per other position of a digit in a house.
+    positions: Vec<Run>,
+    out: Vec<State>,
+}
+
+impl Multiple {
+    /// Cell and region forcing chains (8.0 + length): whatever every candidate of a
+    /// cell, or every position of a digit in a house, implies is true. Static chains;
+    /// only cells with three or more candidates start them, and a house only from its
+    /// first position, as in Sudoku Explainer's "Multiple Forcing Chains".
+    pub fn cell_and_region_chains(&mut self, b: &Board) -> Option<Hint> {
+        let mut best: Best = None;
+        if self.values.len() < 9 {
+            self.values.resize_with(9, Run::default);
+            self.positions.resize_with(9, Run::default);
+        }
+        let mut out = std::mem::take(&mut self.out);
+        for cell in super::board::cells(b.empty) {
+            let m = b.cand[cell];
+            if m.count_ones() <= 2 {
+                continue;
+            }
+            for di in super::board::bits(m as u32) {
+                self.values[di].chain(b, state(cell, di, true), &mut out);
+                self.regions(b, cell, di, &mut out, &mut best);
+            }
+            // cell reduction: what every digit of the cell implies
+            let first = m.trailing_zeros() as usize;
+            for idx in 0..self.values[first].order.len() {
+                let s = self.values[first].order[idx];
+                if !super::board::bits(m as u32).all(|d| self.values[d].reached(s)) {
+                    continue;
+                }
+                let cx: u32 = super::board::bits(m as u32)
+                    .map(|d| self.values[d].length_to(s))
+                    .sum();
+                offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+            }
+        }
+        self.out = out;
+        best.map(|(_, _, _, h)| h)
+    }
+
+    fn regions(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        di: usize,
+        out: &mut Vec<State>,
+        best: &mut Best,
+    ) {
+        let (r, c) = (cell / 9, cell % 9);
+        for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+            let pos = b.digit[di] & super::board::HOUSE_MASK[h];
+            if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+                continue;
+            }
+            // runs for the other positions
+            let others: Vec<usize> = super::board::cells(pos & !(1u128 << cell)).collect();
+            for (k, &o) in others.iter().enumerate() {
+                self.positions[k].chain(b, state(o, di, true), out);
+            }
+            let mine = &self.values[di];
+            for &s in &mine.order {
+                if !others
+                    .iter()
+                    .enumerate()
+                    .all(|(k, _)| self.positions[k].reached(s))
+                {
+                    continue;
+                }
+                let cx = mine.length_to(s)
+                    + (0..others.len())
+                        .map(|k| self.positions[k].length_to(s))
+                        .sum::<u32>();
+                offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+            }
+        }
+    }
+}
+
+/// A chain conclusion on state `s` as a hint: "on" removes the cell's other
+/// candidates, "off" removes the candidate.
+fn offer_target(best: &mut Best, b: &Board, name: &'static str, s: State, cx: u32, key: u8) {
+    let (cell, di) = (cell_of(s), digit_of(s));
+    let mut elim = [0u128; 9];
+    if is_on(s) {
+        for d in super::board::bits(b.cand[cell] as u32) {
+            if d != di {
+                elim[d] = 1u128 << cell;
+            }
+        }
+    } else {
+        elim[di] = 1u128 << cell;
+    }
+    offer(best, b, name, 80 + length_difficulty(cx), cx, key, elim);
+}

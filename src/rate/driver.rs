@@ -14,6 +14,7 @@ pub fn next_hint(
     b: &Board,
     buf: &mut Vec<links::Link>,
     chains: &mut chains::Chains,
+    multiple: &mut chains::Multiple,
 ) -> Option<Hint> {
     singles::hidden_single(b)
         .or_else(|| singles::locking(b, true))
@@ -41,4 +42,5 @@ pub fn next_hint(
         .or_else(|| wings::als_wing(b, 4))
         .or_else(|| wings::als_wing(b, 5))
         .or_else(|| chains.cycles_and_forcing_chains(b))
+        .or_else(|| multiple.cell_and_region_chains(b))
 }

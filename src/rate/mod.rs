@@ -78,6 +78,7 @@ pub struct Rater {
     board: Board,
     links: Vec<links::Link>,
     chains: chains::Chains,
+    multiple: chains::Multiple,
 }
 
 impl Rater {
@@ -87,6 +88,7 @@ impl Rater {
             board: Board::new(),
             links: Vec::with_capacity(64),
             chains: chains::Chains::default(),
+            multiple: chains::Multiple::default(),
         }
     }
 
@@ -105,7 +107,9 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) = driver::next_hint(b, &mut self.links, &mut self.chains) else {
+            let Some(hint) =
+                driver::next_hint(b, &mut self.links, &mut self.chains, &mut self.multiple)
+            else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

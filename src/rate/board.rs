@@ -180,19 +180,6 @@ impl Board {
         self.empty == 0
     }
 
-    /// Positions of digit `d` (1..=9) in house `h`, bit `i` for the house's `i`-th cell.
-    #[inline]
-    pub fn positions(&self, h: usize, d: u8) -> u32 {
-        let bit = 1u16 << (d - 1);
-        let mut m = 0;
-        for (i, &c) in HOUSES[h].iter().enumerate() {
-            if self.cand[c as usize] & bit != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
-    }
-
     /// Number of empty cells in house `h`.
     #[inline]
     pub fn empty_count(&self, h: usize) -> u32 {
@@ -224,7 +211,7 @@ mod tests {
         assert_eq!(b.cand[1] & (1 << 4), 0);
         assert_eq!(b.cand[80] & (1 << 4), 1 << 4);
         assert_eq!(b.digit[4] & PEERS[0], 0);
-        assert_eq!(b.positions(9, 5), 0);
+        assert_eq!(b.digit[4] & HOUSE_MASK[9], 0);
         assert_eq!(b.empty_count(9), 8);
     }
 }

@@ -23,16 +23,17 @@ pub const SE_ORDER: [usize; 27] = {
 
 /// Full house (1.0), then hidden single in a box (1.2) or a line (1.5).
 pub fn hidden_single(b: &Board) -> Option<Hint> {
+    use super::board::HOUSE_MASK;
     for alone in [true, false] {
         for &h in &SE_ORDER {
             let empty = b.empty_count(h);
-            if empty == 0 {
+            if empty == 0 || (empty == 1) != alone {
                 continue;
             }
-            for d in 1..=9u8 {
-                let pos = b.positions(h, d);
-                if pos.count_ones() == 1 && (empty == 1) == alone {
-                    let cell = HOUSES[h][pos.trailing_zeros() as usize] as usize;
+            for di in 0..9 {
+                let pos = b.digit[di] & HOUSE_MASK[h];
+                if pos.count_ones() == 1 {
+                    let cell = pos.trailing_zeros() as usize;
                     let diff = if alone {
                         10
                     } else if h < 9 {
@@ -40,7 +41,7 @@ pub fn hidden_single(b: &Board) -> Option<Hint> {
                     } else {
                         15
                     };
-                    return Some(Hint::placing("Hidden Single", diff, cell, d));
+                    return Some(Hint::placing("Hidden Single", diff, cell, di as u8 + 1));
                 }
             }
         }
@@ -137,8 +138,28 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
 /// The k-subsets of 0..9 as bit masks, in increasing numeric order (Sudoku
 /// Explainer's enumeration order).
 pub fn combos(k: u32) -> impl Iterator<Item = u32> {
-    (0u32..512).filter(move |m| m.count_ones() == k)
+    COMBOS[k as usize].iter().copied()
 }
+
+const fn subsets<const N: usize>(k: u32) -> [u32; N] {
+    let mut out = [0u32; N];
+    let (mut m, mut i) = (0u32, 0);
+    while m < 512 {
+        if m.count_ones() == k {
+            out[i] = m;
+            i += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+const C1: [u32; 9] = subsets::<9>(1);
+const C2: [u32; 36] = subsets::<36>(2);
+const C3: [u32; 84] = subsets::<84>(3);
+const C4: [u32; 126] = subsets::<126>(4);
+const C5: [u32; 126] = subsets::<126>(5);
+const COMBOS: [&[u32]; 6] = [&[0], &C1, &C2, &C3, &C4, &C5];
 
 /// Hidden sets of `degree` digits in one house. With `direct`, only those whose
 /// eliminations leave another digit a single position in the house (direct hidden
@@ -155,30 +176,34 @@ pub fn hidden_set(b: &Board, degree: u32, direct: bool) -> Option<Hint> {
         if !big_enough {
             continue;
         }
-        let mut pos = [0u32; 9];
-        for d in 1..=9u8 {
-            pos[(d - 1) as usize] = b.positions(h, d);
+        let mut pos = [0u128; 9];
+        let mut usable = 0u32;
+        for di in 0..9 {
+            pos[di] = b.digit[di] & super::board::HOUSE_MASK[h];
+            let n = pos[di].count_ones();
+            if n >= 2 && n <= degree {
+                usable |= 1 << di;
+            }
+        }
+        if usable.count_ones() < degree {
+            continue;
         }
         for set in combos(degree) {
-            let mut union = 0;
-            let mut ok = true;
+            if set & !usable != 0 {
+                continue;
+            }
+            let mut union = 0u128;
             for di in bits(set) {
-                if pos[di].count_ones() <= 1 {
-                    ok = false;
-                    break;
-                }
                 union |= pos[di];
             }
-            if !ok || union.count_ones() != degree {
+            if union.count_ones() != degree {
                 continue;
             }
             // eliminations: the other digits in the set's cells
             let mut hint = Hint::new("", 0);
             for di in 0..9 {
                 if set & (1 << di) == 0 {
-                    for i in bits(pos[di] & union) {
-                        hint.elim[di] |= 1u128 << HOUSES[h][i];
-                    }
+                    hint.elim[di] = pos[di] & union;
                 }
             }
             if !hint.removes_any(b) {
@@ -192,7 +217,7 @@ pub fn hidden_set(b: &Board, degree: u32, direct: bool) -> Option<Hint> {
                     let rest = pos[di] & !union;
                     if rest.count_ones() == 1 {
                         // as for direct pointing, only the single is placed
-                        let cell = HOUSES[h][rest.trailing_zeros() as usize] as usize;
+                        let cell = rest.trailing_zeros() as usize;
                         let (name, diff) = if degree == 2 {
                             ("Direct Hidden Pair", 20)
                         } else {
@@ -220,18 +245,25 @@ pub fn naked_set(b: &Board, degree: u32) -> Option<Hint> {
         if b.empty_count(h) < degree * 2 {
             continue;
         }
-        for set in combos(degree) {
-            let mut union = 0u16;
-            let mut ok = true;
-            for i in bits(set) {
-                let m = b.cand[HOUSES[h][i] as usize];
-                if m.count_ones() <= 1 {
-                    ok = false;
-                    break;
-                }
-                union |= m;
+        let mut usable = 0u32;
+        for (i, &c) in HOUSES[h].iter().enumerate() {
+            let n = b.cand[c as usize].count_ones();
+            if n >= 2 && n <= degree {
+                usable |= 1 << i;
             }
-            if !ok || union.count_ones() != degree {
+        }
+        if usable.count_ones() < degree {
+            continue;
+        }
+        for set in combos(degree) {
+            if set & !usable != 0 {
+                continue;
+            }
+            let mut union = 0u16;
+            for i in bits(set) {
+                union |= b.cand[HOUSES[h][i] as usize];
+            }
+            if union.count_ones() != degree {
                 continue;
             }
             let mut hint = Hint::new("", 0);

@@ -42,5 +42,6 @@ pub fn next_hint(
         .or_else(|| wings::als_wing(b, 4))
         .or_else(|| wings::als_wing(b, 5))
         .or_else(|| chains.cycles_and_forcing_chains(b))
+        .or_else(|| wings::als_wing(b, 6))
         .or_else(|| multiple.cell_and_region_chains(b))
 }

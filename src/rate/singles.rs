@@ -159,7 +159,8 @@ const C2: [u32; 36] = subsets::<36>(2);
 const C3: [u32; 84] = subsets::<84>(3);
 const C4: [u32; 126] = subsets::<126>(4);
 const C5: [u32; 126] = subsets::<126>(5);
-const COMBOS: [&[u32]; 6] = [&[0], &C1, &C2, &C3, &C4, &C5];
+const C6: [u32; 84] = subsets::<84>(6);
+const COMBOS: [&[u32]; 7] = [&[0], &C1, &C2, &C3, &C4, &C5, &C6];
 
 /// Hidden sets of `degree` digits in one house. With `direct`, only those whose
 /// eliminations leave another digit a single position in the house (direct hidden

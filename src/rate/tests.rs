@@ -1,7 +1,7 @@
 //! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
 
 use super::board::{Board, Cells, HOUSE_MASK};
-use super::{fish, links, singles, uniqueness, wings, Rater};
+use super::{chains, fish, links, singles, uniqueness, wings, Rater};
 use crate::grid::Grid;
 
 /// A board with every candidate open, then `keep` digits only in the given cells.
@@ -215,6 +215,16 @@ const SERATE: &[(&str, u8, u8, u8)] = &[
         12,
     ), // XYZ-Wing
 ];
+
+#[test]
+fn chain_length_penalty_steps_as_sudoku_explainers() {
+    // +0.1 each time the length (nodes - 2) passes 4, 6, 8, 12, 16, 24, 32, ...
+    let steps: Vec<u8> = [6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27, 34, 35]
+        .iter()
+        .map(|&n| chains::length_difficulty(n))
+        .collect();
+    assert_eq!(steps, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7]);
+}
 
 #[test]
 fn ratings_equal_serates() {

@@ -55,7 +55,7 @@ pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
 
 /// The "bent" wings of Sudoku Explainer's extended set: an almost locked set of `k`
 /// cells in one house (`k + 1` digits; WXYZ-wing for 3 cells, VWXYZ for 4, UVWXYZ for
-/// 5) and a bivalue cell sharing both its digits with the set, linked by a restricted
+/// 5, TUVWXYZ for 6) and a bivalue cell sharing both its digits with the set, linked by a restricted
 /// common digit `x`: the other digit `z` goes from every cell seeing all its copies in
 /// the pattern. When both digits are restricted common (a double link) every digit of
 /// the pattern is removed where it sees all its copies.
@@ -93,12 +93,14 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
             let diff = match k {
                 3 => (55 + 1) - (3i32 - biggest as i32).unsigned_abs() as u8,
                 4 => (62 + 2) - (3i32 - biggest as i32).unsigned_abs() as u8,
-                _ => 66,
+                5 => 66,
+                _ => 75,
             };
             let name = match k {
                 3 => "WXYZ-Wing",
                 4 => "VWXYZ-Wing",
-                _ => "UVWXYZ-Wing",
+                5 => "UVWXYZ-Wing",
+                _ => "TUVWXYZ-Wing",
             };
             // cells holding each digit inside the set
             let mut holders = [0u128; 9];

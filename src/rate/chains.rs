@@ -40,6 +40,47 @@ struct Node {
     parent: u32,
 }
 
+/// Every candidate's direct implications under one set of link rules, built once per
+/// position and shared by all the searches from it.
+#[derive(Debug, Default)]
+pub struct Graph {
+    start: Vec<u32>,
+    list: Vec<State>,
+}
+
+impl Graph {
+    /// "On" states lead to what they turn off (with Y-links if `y`); "off" states to
+    /// what they turn on (Y-links if `y`, X-links if `x`).
+    fn build(&mut self, b: &Board, y: bool, x: bool, tmp: &mut Vec<State>) {
+        self.start.clear();
+        self.list.clear();
+        for s in 0..(81 * 9 * 2) as State {
+            self.start.push(self.list.len() as u32);
+            if b.digit[digit_of(s)] >> cell_of(s) & 1 == 0 {
+                continue;
+            }
+            if is_on(s) {
+                Chains::on_to_off(b, s, y, tmp);
+            } else {
+                Chains::off_to_on(b, s, y, x, tmp);
+            }
+            self.list.extend_from_slice(tmp);
+        }
+        self.start.push(self.list.len() as u32);
+    }
+
+    /// Copy the direct implications of `s` into `out`.
+    #[inline]
+    fn succ(&self, s: State, out: &mut Vec<State>) {
+        out.clear();
+        let (a, z) = (
+            self.start[s as usize] as usize,
+            self.start[s as usize + 1] as usize,
+        );
+        out.extend_from_slice(&self.list[a..z]);
+    }
+}
+
 /// Reusable buffers for the chain searches.
 #[derive(Debug, Default)]
 pub struct Chains {
@@ -50,6 +91,7 @@ pub struct Chains {
     seen_off: Vec<bool>,
     out: Vec<State>,
     found: Vec<u32>,
+    graph: Graph,
 }
 
 /// The best hint so far: (difficulty, complexity, sort key, hint).
@@ -150,7 +192,7 @@ impl Chains {
         count
     }
 
-    fn cycles(&mut self, b: &Board, source: State, y: bool, x: bool) {
+    fn cycles(&mut self, source: State) {
         self.reset();
         let root = self.push(source, NONE);
         self.seen_on[source as usize] = true;
@@ -161,7 +203,7 @@ impl Chains {
             length += 1;
             let mut ons = std::mem::take(&mut self.pending_on);
             for &p in &ons {
-                Self::on_to_off(b, self.nodes[p as usize].s, y, &mut out);
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
                 for &off in &out {
                     if !self.has_ancestor(p, off) {
                         let n = self.push(off, p);
@@ -174,7 +216,7 @@ impl Chains {
             length += 1;
             let offs = std::mem::take(&mut self.pending_off);
             for &p in &offs {
-                Self::off_to_on(b, self.nodes[p as usize].s, y, x, &mut out);
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
                 for &on in &out {
                     if length >= 4 && on == source {
                         let n = self.push(on, p);
@@ -195,7 +237,7 @@ impl Chains {
     }
 
     /// Forcing chains from `source` (on or off) to its opposite; the target node.
-    fn forcing(&mut self, b: &Board, source: State, y: bool) -> Option<u32> {
+    fn forcing(&mut self, source: State) -> Option<u32> {
         self.reset();
         let root = self.push(source, NONE);
         if is_on(source) {
@@ -211,7 +253,7 @@ impl Chains {
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             let ons = std::mem::take(&mut self.pending_on);
             for &p in &ons {
-                Self::on_to_off(b, self.nodes[p as usize].s, y, &mut out);
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
                 for &off in &out {
                     if off == opposite && target.is_none() {
                         target = Some(self.push(off, p));
@@ -225,7 +267,7 @@ impl Chains {
             }
             let offs = std::mem::take(&mut self.pending_off);
             for &p in &offs {
-                Self::off_to_on(b, self.nodes[p as usize].s, y, true, &mut out);
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
                 for &on in &out {
                     if on == opposite && target.is_none() {
                         target = Some(self.push(on, p));
@@ -285,6 +327,9 @@ impl Chains {
             } else {
                 2
             };
+            let mut tmp = std::mem::take(&mut self.out);
+            self.graph.build(b, y, x, &mut tmp);
+            self.out = tmp;
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -292,7 +337,7 @@ impl Chains {
                 }
                 for di in super::board::bits(m as u32) {
                     let on = state(cell, di, true);
-                    self.cycles(b, on, y, x);
+                    self.cycles(on);
                     let found = std::mem::take(&mut self.found);
                     for &n in &found {
                         let elim = self.cycle_eliminations(b, n);
@@ -310,7 +355,7 @@ impl Chains {
                         continue;
                     }
                     for source in [on, on ^ 1] {
-                        if let Some(t) = self.forcing(b, source, y) {
+                        if let Some(t) = self.forcing(source) {
                             let cx = self.complexity(t);
                             let diff = base_chain + length_difficulty(cx);
                             let mut elim = [0u128; 9];
@@ -414,7 +459,7 @@ impl Run {
 
     /// Follow every static implication of `source` (Y- and X-links), the "on"
     /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
-    fn chain(&mut self, b: &Board, source: State, out: &mut Vec<State>) {
+    fn chain(&mut self, graph: &Graph, source: State, out: &mut Vec<State>) {
         self.nodes.clear();
         self.order.clear();
         self.first.clear();
@@ -429,7 +474,7 @@ impl Run {
         }
         loop {
             if let Some(p) = self.queue_on.pop_front() {
-                Chains::on_to_off(b, self.nodes[p as usize].s, true, out);
+                graph.succ(self.nodes[p as usize].s, out);
                 for &off in out.iter() {
                     if self.reached(off ^ 1) {
                         return;
@@ -440,7 +485,7 @@ impl Run {
                     }
                 }
             } else if let Some(p) = self.queue_off.pop_front() {
-                Chains::off_to_on(b, self.nodes[p as usize].s, true, true, out);
+                graph.succ(self.nodes[p as usize].s, out);
                 for &on in out.iter() {
                     if self.reached(on ^ 1) {
                         return;
@@ -465,6 +510,7 @@ pub struct Multiple {
     /// One run per other position of a digit in a house.
     positions: Vec<Run>,
     out: Vec<State>,
+    graph: Graph,
 }
 
 impl Multiple {
@@ -479,13 +525,14 @@ impl Multiple {
             self.positions.resize_with(9, Run::default);
         }
         let mut out = std::mem::take(&mut self.out);
+        self.graph.build(b, true, true, &mut out);
         for cell in super::board::cells(b.empty) {
             let m = b.cand[cell];
             if m.count_ones() <= 2 {
                 continue;
             }
             for di in super::board::bits(m as u32) {
-                self.values[di].chain(b, state(cell, di, true), &mut out);
+                self.values[di].chain(&self.graph, state(cell, di, true), &mut out);
                 self.regions(b, cell, di, &mut out, &mut best);
             }
             // cell reduction: what every digit of the cell implies
@@ -522,7 +569,7 @@ impl Multiple {
             // runs for the other positions
             let others: Vec<usize> = super::board::cells(pos & !(1u128 << cell)).collect();
             for (k, &o) in others.iter().enumerate() {
-                self.positions[k].chain(b, state(o, di, true), out);
+                self.positions[k].chain(&self.graph, state(o, di, true), out);
             }
             let mine = &self.values[di];
             for &s in &mine.order {

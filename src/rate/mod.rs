@@ -9,6 +9,18 @@
 //! - [`Rater::new`], [`Rater::rate`]: a reusable worker (one per thread), rating one
 //!   puzzle that the caller already knows to have exactly one solution.
 //! - [`rate`]: one puzzle with its step list, for library users.
+//!
+//! The engine follows serate (Sukaku Explainer's rater) with its default options: at
+//! each step the first technique of its default set, in its order, that applies (see
+//! `driver`), applied; ER is the hardest step, ED the first step's rating, EP the
+//! hardest step up to the first placement. Implemented: singles, direct pointing /
+//! claiming / hidden pairs and triplets, intersections, naked and hidden subsets,
+//! X-wing / swordfish / jellyfish, strong-link chains of 2-4 links (skyscraper, kite,
+//! turbot, grouped), XY- and XYZ-wings, unique rectangles and loops (types 1-4), BUG
+//! (types 1-2), WXYZ- to TUVWXYZ-wings, X/Y/XY-cycles and forcing chains, cell and
+//! region forcing chains. Not yet: aligned pair and triplet exclusion, BUG types 3-4,
+//! unique loop type 3 with a hidden set, Nishio, dynamic and nested forcing chains;
+//! a puzzle that needs them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.

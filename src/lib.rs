@@ -81,6 +81,7 @@ pub mod grid;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod rate;
 pub mod report;
 pub mod resume;
 pub mod row;

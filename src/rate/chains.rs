@@ -1,0 +1,608 @@
+//! Static chains: bidirectional X-, Y- and XY-cycles and forcing X-chains / forcing
+//! chains, Sudoku Explainer's "Forcing Chains & Cycles" producer.
+//!
+//! From each candidate taken as true, implications are followed breadth first: a true
+//! candidate turns off its peers' copies (and, with Y-links, the other candidates of
+//! its cell); a false candidate turns on the only other position in a house (X-links)
+//! or the other candidate of a bivalue cell (Y-links). A chain back to the start is a
+//! cycle (6.5, or 7.0 with both link kinds); a chain to the start's opposite is a
+//! forcing chain (6.6, or 7.0). Longer chains cost more: +0.1 each time the chain
+//! length passes 4, 6, 8, 12, 16, 24, ... nodes.
+
+use super::board::{Board, HOUSES, PEERS};
+use super::hint::Hint;
+
+const NONE: u32 = u32::MAX;
+
+/// A candidate state: `(cell * 9 + digit index) * 2 + on`.
+type State = u16;
+
+#[inline]
+fn state(cell: usize, di: usize, on: bool) -> State {
+    ((cell * 9 + di) * 2 + on as usize) as State
+}
+#[inline]
+fn cell_of(s: State) -> usize {
+    s as usize / 18
+}
+#[inline]
+fn digit_of(s: State) -> usize {
+    (s as usize / 2) % 9
+}
+#[inline]
+fn is_on(s: State) -> bool {
+    s & 1 != 0
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    s: State,
+    parent: u32,
+}
+
+/// Every candidate's direct implications under one set of link rules, built once per
+/// position and shared by all the searches from it.
+#[derive(Debug, Default)]
+pub struct Graph {
+    start: Vec<u32>,
+    list: Vec<State>,
+}
+
+impl Graph {
+    /// "On" states lead to what they turn off (with Y-links if `y`); "off" states to
+    /// what they turn on (Y-links if `y`, X-links if `x`).
+    fn build(&mut self, b: &Board, y: bool, x: bool, tmp: &mut Vec<State>) {
+        self.start.clear();
+        self.list.clear();
+        for s in 0..(81 * 9 * 2) as State {
+            self.start.push(self.list.len() as u32);
+            if b.digit[digit_of(s)] >> cell_of(s) & 1 == 0 {
+                continue;
+            }
+            if is_on(s) {
+                Chains::on_to_off(b, s, y, tmp);
+            } else {
+                Chains::off_to_on(b, s, y, x, tmp);
+            }
+            self.list.extend_from_slice(tmp);
+        }
+        self.start.push(self.list.len() as u32);
+    }
+
+    /// Copy the direct implications of `s` into `out`.
+    #[inline]
+    fn succ(&self, s: State, out: &mut Vec<State>) {
+        out.clear();
+        let (a, z) = (
+            self.start[s as usize] as usize,
+            self.start[s as usize + 1] as usize,
+        );
+        out.extend_from_slice(&self.list[a..z]);
+    }
+}
+
+/// Reusable buffers for the chain searches.
+#[derive(Debug, Default)]
+pub struct Chains {
+    nodes: Vec<Node>,
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    seen_on: Vec<bool>,
+    seen_off: Vec<bool>,
+    out: Vec<State>,
+    found: Vec<u32>,
+    graph: Graph,
+}
+
+/// The best hint so far: (difficulty, complexity, sort key, hint).
+type Best = Option<(u8, u32, u8, Hint)>;
+
+impl Chains {
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.pending_on.clear();
+        self.pending_off.clear();
+        self.seen_on.clear();
+        self.seen_on.resize(81 * 9 * 2, false);
+        self.seen_off.clear();
+        self.seen_off.resize(81 * 9 * 2, false);
+        self.found.clear();
+    }
+
+    fn push(&mut self, s: State, parent: u32) -> u32 {
+        self.nodes.push(Node { s, parent });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// What a true candidate turns off.
+    fn on_to_off(b: &Board, s: State, y: bool, out: &mut Vec<State>) {
+        out.clear();
+        let (cell, di) = (cell_of(s), digit_of(s));
+        if y {
+            for d in super::board::bits(b.cand[cell] as u32) {
+                if d != di {
+                    out.push(state(cell, d, false));
+                }
+            }
+        }
+        let mut added = 1u128 << cell;
+        let (r, c) = (cell / 9, cell % 9);
+        let houses = [(r / 3) * 3 + c / 3, 9 + r, 18 + c];
+        for h in houses {
+            for &o in &HOUSES[h] {
+                let o = o as usize;
+                if added >> o & 1 == 0 && b.digit[di] >> o & 1 != 0 {
+                    added |= 1u128 << o;
+                    out.push(state(o, di, false));
+                }
+            }
+        }
+    }
+
+    /// What a false candidate turns on.
+    fn off_to_on(b: &Board, s: State, y: bool, x: bool, out: &mut Vec<State>) {
+        out.clear();
+        let (cell, di) = (cell_of(s), digit_of(s));
+        if y {
+            let m = b.cand[cell];
+            if m.count_ones() == 2 {
+                let other = (m & !(1 << di)).trailing_zeros() as usize;
+                out.push(state(cell, other, true));
+            }
+        }
+        if x {
+            let (r, c) = (cell / 9, cell % 9);
+            for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+                let rest = b.digit[di] & super::board::HOUSE_MASK[h] & !(1u128 << cell);
+                if rest.count_ones() == 1 {
+                    let s2 = state(rest.trailing_zeros() as usize, di, true);
+                    if !out.contains(&s2) {
+                        out.push(s2);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether state `s` is a proper ancestor of node `n`.
+    fn has_ancestor(&self, n: u32, s: State) -> bool {
+        let mut p = self.nodes[n as usize].parent;
+        while p != NONE {
+            if self.nodes[p as usize].s == s {
+                return true;
+            }
+            p = self.nodes[p as usize].parent;
+        }
+        false
+    }
+
+    /// Distinct states on the chain ending at `n`.
+    fn complexity(&self, n: u32) -> u32 {
+        let mut count = 0;
+        let mut seen: [u128; 12] = [0; 12];
+        let mut p = n;
+        while p != NONE {
+            let s = self.nodes[p as usize].s as usize;
+            if seen[s / 128] >> (s % 128) & 1 == 0 {
+                seen[s / 128] |= 1u128 << (s % 128);
+                count += 1;
+            }
+            p = self.nodes[p as usize].parent;
+        }
+        count
+    }
+
+    fn cycles(&mut self, source: State) {
+        self.reset();
+        let root = self.push(source, NONE);
+        self.seen_on[source as usize] = true;
+        self.pending_on.push(root);
+        let mut length = 0;
+        let mut out = std::mem::take(&mut self.out);
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            length += 1;
+            let mut ons = std::mem::take(&mut self.pending_on);
+            for &p in &ons {
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
+                for &off in &out {
+                    if !self.has_ancestor(p, off) {
+                        let n = self.push(off, p);
+                        self.pending_off.push(n);
+                    }
+                }
+            }
+            ons.clear();
+            self.pending_on = ons;
+            length += 1;
+            let offs = std::mem::take(&mut self.pending_off);
+            for &p in &offs {
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
+                for &on in &out {
+                    if length >= 4 && on == source {
+                        let n = self.push(on, p);
+                        self.found.push(n);
+                    }
+                    if !self.seen_on[on as usize] {
+                        self.seen_on[on as usize] = true;
+                        let n = self.push(on, p);
+                        self.pending_on.push(n);
+                    }
+                }
+            }
+            let mut offs = offs;
+            offs.clear();
+            self.pending_off = offs;
+        }
+        self.out = out;
+    }
+
+    /// Forcing chains from `source` (on or off) to its opposite; the target node.
+    fn forcing(&mut self, source: State) -> Option<u32> {
+        self.reset();
+        let root = self.push(source, NONE);
+        if is_on(source) {
+            self.seen_on[source as usize] = true;
+            self.pending_on.push(root);
+        } else {
+            self.seen_off[source as usize] = true;
+            self.pending_off.push(root);
+        }
+        let opposite = source ^ 1;
+        let mut out = std::mem::take(&mut self.out);
+        let mut target = None;
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            let ons = std::mem::take(&mut self.pending_on);
+            for &p in &ons {
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
+                for &off in &out {
+                    if off == opposite && target.is_none() {
+                        target = Some(self.push(off, p));
+                    }
+                    if !self.seen_off[off as usize] {
+                        self.seen_off[off as usize] = true;
+                        let n = self.push(off, p);
+                        self.pending_off.push(n);
+                    }
+                }
+            }
+            let offs = std::mem::take(&mut self.pending_off);
+            for &p in &offs {
+                self.graph.succ(self.nodes[p as usize].s, &mut out);
+                for &on in &out {
+                    if on == opposite && target.is_none() {
+                        target = Some(self.push(on, p));
+                    }
+                    if !self.seen_on[on as usize] {
+                        self.seen_on[on as usize] = true;
+                        let n = self.push(on, p);
+                        self.pending_on.push(n);
+                    }
+                }
+            }
+        }
+        self.out = out;
+        target
+    }
+
+    /// Candidates seen by both an "on" and an "off" node of a cycle ending at `n`.
+    fn cycle_eliminations(&self, b: &Board, n: u32) -> [u128; 9] {
+        let mut chain_cells = 0u128;
+        let mut p = n;
+        while self.nodes[p as usize].parent != NONE {
+            chain_cells |= 1u128 << cell_of(self.nodes[p as usize].s);
+            p = self.nodes[p as usize].parent;
+        }
+        let mut fwd = [0u128; 9];
+        let mut back = [0u128; 9];
+        let mut p = n;
+        while self.nodes[p as usize].parent != NONE {
+            let s = self.nodes[p as usize].s;
+            let (c, di) = (cell_of(s), digit_of(s));
+            let victims = PEERS[c] & !chain_cells & b.digit[di];
+            if is_on(s) {
+                fwd[di] |= victims;
+            } else {
+                back[di] |= victims;
+            }
+            p = self.nodes[p as usize].parent;
+        }
+        let mut e = [0u128; 9];
+        for di in 0..9 {
+            e[di] = fwd[di] & back[di];
+        }
+        e
+    }
+
+    /// Sudoku Explainer's "Forcing Chains & Cycles": the easiest cycle or forcing
+    /// chain (lowest difficulty, then shortest, then X before Y before XY).
+    pub fn cycles_and_forcing_chains(&mut self, b: &Board) -> Option<Hint> {
+        let mut best: Best = None;
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            let base_cycle: u8 = if x && y { 70 } else { 65 };
+            let base_chain: u8 = if x && y { 70 } else { 66 };
+            let key: u8 = if x && y {
+                4
+            } else if y {
+                3
+            } else {
+                2
+            };
+            let mut tmp = std::mem::take(&mut self.out);
+            self.graph.build(b, y, x, &mut tmp);
+            self.out = tmp;
+            for cell in super::board::cells(b.empty) {
+                let m = b.cand[cell];
+                if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
+                    continue;
+                }
+                for di in super::board::bits(m as u32) {
+                    let on = state(cell, di, true);
+                    self.cycles(on);
+                    let found = std::mem::take(&mut self.found);
+                    for &n in &found {
+                        let elim = self.cycle_eliminations(b, n);
+                        let cx = self.complexity(n);
+                        let diff = base_cycle + length_difficulty(cx);
+                        let name = match (x, y) {
+                            (true, true) => "Bidirectional Cycle",
+                            (false, true) => "Bidirectional Y-Cycle",
+                            _ => "Bidirectional X-Cycle",
+                        };
+                        offer(&mut best, b, name, diff, cx, key, elim);
+                    }
+                    self.found = found;
+                    if !x {
+                        continue;
+                    }
+                    for source in [on, on ^ 1] {
+                        if let Some(t) = self.forcing(source) {
+                            let cx = self.complexity(t);
+                            let diff = base_chain + length_difficulty(cx);
+                            let mut elim = [0u128; 9];
+                            if is_on(self.nodes[t as usize].s) {
+                                for d in super::board::bits(m as u32) {
+                                    if d != di {
+                                        elim[d] = 1u128 << cell;
+                                    }
+                                }
+                            } else {
+                                elim[di] = 1u128 << cell;
+                            }
+                            let name = if y {
+                                "Forcing Chain"
+                            } else {
+                                "Forcing X-Chain"
+                            };
+                            offer(&mut best, b, name, diff, cx, key, elim);
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(_, _, _, h)| h)
+    }
+}
+
+fn offer(
+    best: &mut Best,
+    b: &Board,
+    name: &'static str,
+    diff: u8,
+    cx: u32,
+    key: u8,
+    elim: [u128; 9],
+) {
+    let mut h = Hint::new(name, diff);
+    h.elim = elim;
+    if !h.removes_any(b) {
+        return;
+    }
+    let better = match best {
+        None => true,
+        Some((d, c, k, _)) => (diff, cx, key) < (*d, *c, *k),
+    };
+    if better {
+        *best = Some((diff, cx, key, h));
+    }
+}
+
+/// Sudoku Explainer's length penalty for a chain of `complexity` nodes: +0.1 each
+/// time the length (nodes - 2) passes 4, 6, 8, 12, 16, 24, 32, ...
+pub fn length_difficulty(complexity: u32) -> u8 {
+    let length = complexity as i64 - 2;
+    let mut ceil = 4i64;
+    let mut added = 0u8;
+    let mut odd = false;
+    while length > ceil {
+        added += 1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// The outcome of assuming one candidate: every state reached (first way found).
+#[derive(Debug, Default, Clone)]
+pub struct Run {
+    nodes: Vec<Node>,
+    /// Node of each state reached, `NONE` if not reached.
+    first: Vec<u32>,
+    /// States reached, in the order found.
+    order: Vec<State>,
+    queue_on: std::collections::VecDeque<u32>,
+    queue_off: std::collections::VecDeque<u32>,
+}
+
+impl Run {
+    fn reached(&self, s: State) -> bool {
+        self.first[s as usize] != NONE
+    }
+
+    fn add(&mut self, s: State, parent: u32) -> u32 {
+        self.nodes.push(Node { s, parent });
+        let n = (self.nodes.len() - 1) as u32;
+        self.first[s as usize] = n;
+        self.order.push(s);
+        n
+    }
+
+    /// Nodes on the chain to state `s` (distinct states).
+    fn length_to(&self, s: State) -> u32 {
+        let mut p = self.first[s as usize];
+        let mut count = 0;
+        while p != NONE {
+            count += 1;
+            p = self.nodes[p as usize].parent;
+        }
+        count
+    }
+
+    /// Follow every static implication of `source` (Y- and X-links), the "on"
+    /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
+    fn chain(&mut self, graph: &Graph, source: State, out: &mut Vec<State>) {
+        self.nodes.clear();
+        self.order.clear();
+        self.first.clear();
+        self.first.resize(81 * 9 * 2, NONE);
+        self.queue_on.clear();
+        self.queue_off.clear();
+        let root = self.add(source, NONE);
+        if is_on(source) {
+            self.queue_on.push_back(root);
+        } else {
+            self.queue_off.push_back(root);
+        }
+        loop {
+            if let Some(p) = self.queue_on.pop_front() {
+                graph.succ(self.nodes[p as usize].s, out);
+                for &off in out.iter() {
+                    if self.reached(off ^ 1) {
+                        return;
+                    }
+                    if !self.reached(off) {
+                        let n = self.add(off, p);
+                        self.queue_off.push_back(n);
+                    }
+                }
+            } else if let Some(p) = self.queue_off.pop_front() {
+                graph.succ(self.nodes[p as usize].s, out);
+                for &on in out.iter() {
+                    if self.reached(on ^ 1) {
+                        return;
+                    }
+                    if !self.reached(on) {
+                        let n = self.add(on, p);
+                        self.queue_on.push_back(n);
+                    }
+                }
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+/// Buffers for the multiple forcing chains.
+#[derive(Debug, Default)]
+pub struct Multiple {
+    /// One run per digit of the cell in hand.
+    values: Vec<Run>,
+    /// One run per other position of a digit in a house.
+    positions: Vec<Run>,
+    out: Vec<State>,
+    graph: Graph,
+}
+
+impl Multiple {
+    /// Cell and region forcing chains (8.0 + length): whatever every candidate of a
+    /// cell, or every position of a digit in a house, implies is true. Static chains;
+    /// only cells with three or more candidates start them, and a house only from its
+    /// first position, as in Sudoku Explainer's "Multiple Forcing Chains".
+    pub fn cell_and_region_chains(&mut self, b: &Board) -> Option<Hint> {
+        let mut best: Best = None;
+        if self.values.len() < 9 {
+            self.values.resize_with(9, Run::default);
+            self.positions.resize_with(9, Run::default);
+        }
+        let mut out = std::mem::take(&mut self.out);
+        self.graph.build(b, true, true, &mut out);
+        for cell in super::board::cells(b.empty) {
+            let m = b.cand[cell];
+            if m.count_ones() <= 2 {
+                continue;
+            }
+            for di in super::board::bits(m as u32) {
+                self.values[di].chain(&self.graph, state(cell, di, true), &mut out);
+                self.regions(b, cell, di, &mut out, &mut best);
+            }
+            // cell reduction: what every digit of the cell implies
+            let first = m.trailing_zeros() as usize;
+            for idx in 0..self.values[first].order.len() {
+                let s = self.values[first].order[idx];
+                if !super::board::bits(m as u32).all(|d| self.values[d].reached(s)) {
+                    continue;
+                }
+                let cx: u32 = super::board::bits(m as u32)
+                    .map(|d| self.values[d].length_to(s))
+                    .sum();
+                offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+            }
+        }
+        self.out = out;
+        best.map(|(_, _, _, h)| h)
+    }
+
+    fn regions(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        di: usize,
+        out: &mut Vec<State>,
+        best: &mut Best,
+    ) {
+        let (r, c) = (cell / 9, cell % 9);
+        for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+            let pos = b.digit[di] & super::board::HOUSE_MASK[h];
+            if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+                continue;
+            }
+            // runs for the other positions
+            let others: Vec<usize> = super::board::cells(pos & !(1u128 << cell)).collect();
+            for (k, &o) in others.iter().enumerate() {
+                self.positions[k].chain(&self.graph, state(o, di, true), out);
+            }
+            let mine = &self.values[di];
+            for &s in &mine.order {
+                if !others
+                    .iter()
+                    .enumerate()
+                    .all(|(k, _)| self.positions[k].reached(s))
+                {
+                    continue;
+                }
+                let cx = mine.length_to(s)
+                    + (0..others.len())
+                        .map(|k| self.positions[k].length_to(s))
+                        .sum::<u32>();
+                offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+            }
+        }
+    }
+}
+
+/// A chain conclusion on state `s` as a hint: "on" removes the cell's other
+/// candidates, "off" removes the candidate.
+fn offer_target(best: &mut Best, b: &Board, name: &'static str, s: State, cx: u32, key: u8) {
+    let (cell, di) = (cell_of(s), digit_of(s));
+    let mut elim = [0u128; 9];
+    if is_on(s) {
+        for d in super::board::bits(b.cand[cell] as u32) {
+            if d != di {
+                elim[d] = 1u128 << cell;
+            }
+        }
+    } else {
+        elim[di] = 1u128 << cell;
+    }
+    offer(best, b, name, 80 + length_difficulty(cx), cx, key, elim);
+}

@@ -1,0 +1,47 @@
+//! The simplest-first driver: Sudoku Explainer's default technique set, in its order.
+//!
+//! The first technique (in this order) that applies gives the step; within a
+//! technique the first hint in its scan order. The order is Sudoku Explainer's
+//! producer order, which is nearly but not exactly by difficulty (uniqueness tests at
+//! 4.5+ come before naked quads at 5.0, for example).
+
+use super::board::Board;
+use super::hint::Hint;
+use super::{chains, fish, links, singles, uniqueness, wings};
+
+/// The next step on the path from `b`, if any technique applies.
+pub fn next_hint(
+    b: &Board,
+    buf: &mut Vec<links::Link>,
+    chains: &mut chains::Chains,
+    multiple: &mut chains::Multiple,
+) -> Option<Hint> {
+    singles::hidden_single(b)
+        .or_else(|| singles::locking(b, true))
+        .or_else(|| singles::hidden_set(b, 2, true))
+        .or_else(|| singles::naked_single(b))
+        .or_else(|| singles::hidden_set(b, 3, true))
+        .or_else(|| singles::locking(b, false))
+        .or_else(|| singles::naked_set(b, 2))
+        .or_else(|| fish::fish(b, 2))
+        .or_else(|| singles::hidden_set(b, 2, false))
+        .or_else(|| singles::naked_set(b, 3))
+        .or_else(|| fish::fish(b, 3))
+        .or_else(|| singles::hidden_set(b, 3, false))
+        .or_else(|| links::n_links(b, buf, 2))
+        .or_else(|| wings::xy_wing(b, false))
+        .or_else(|| wings::xy_wing(b, true))
+        .or_else(|| uniqueness::unique_loops(b))
+        .or_else(|| singles::naked_set(b, 4))
+        .or_else(|| fish::fish(b, 4))
+        .or_else(|| singles::hidden_set(b, 4, false))
+        .or_else(|| links::n_links(b, buf, 3))
+        .or_else(|| wings::als_wing(b, 3))
+        .or_else(|| uniqueness::bug(b))
+        .or_else(|| links::n_links(b, buf, 4))
+        .or_else(|| wings::als_wing(b, 4))
+        .or_else(|| wings::als_wing(b, 5))
+        .or_else(|| chains.cycles_and_forcing_chains(b))
+        .or_else(|| wings::als_wing(b, 6))
+        .or_else(|| multiple.cell_and_region_chains(b))
+}

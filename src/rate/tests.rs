@@ -1,0 +1,262 @@
+//! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
+
+use super::board::{Board, Cells, HOUSE_MASK};
+use super::{chains, fish, links, singles, uniqueness, wings, Rater};
+use crate::grid::Grid;
+
+/// A board with every candidate open, then `keep` digits only in the given cells.
+fn restrict(b: &mut Board, cell: usize, keep: &[u8]) {
+    let mut elim = [0u128; 9];
+    for d in 1..=9u8 {
+        if !keep.contains(&d) {
+            elim[(d - 1) as usize] = 1u128 << cell;
+        }
+    }
+    b.eliminate(&elim);
+}
+
+/// Remove digit `d` from every cell of `cells`.
+fn remove_digit(b: &mut Board, d: u8, cells: Cells) {
+    let mut elim = [0u128; 9];
+    elim[(d - 1) as usize] = cells;
+    b.eliminate(&elim);
+}
+
+fn set(cells: &[usize]) -> Cells {
+    cells.iter().fold(0, |m, &c| m | 1u128 << c)
+}
+
+#[test]
+fn full_house_is_found_before_hidden_singles() {
+    let mut values = [0u8; 81];
+    for (c, v) in values.iter_mut().enumerate().take(8) {
+        *v = c as u8 + 1;
+    }
+    let b = Board::from_values(&values);
+    let h = singles::hidden_single(&b).expect("a full house");
+    assert_eq!(
+        (h.name, h.difficulty, h.place),
+        ("Hidden Single", 10, Some((8, 9)))
+    );
+}
+
+#[test]
+fn naked_pair_clears_its_box_first() {
+    let mut b = Board::new();
+    restrict(&mut b, 0, &[1, 2]);
+    restrict(&mut b, 1, &[1, 2]);
+    let h = singles::naked_set(&b, 2).expect("a naked pair");
+    assert_eq!((h.name, h.difficulty), ("Naked Pair", 30));
+    let rest = HOUSE_MASK[0] & !set(&[0, 1]);
+    assert_eq!(h.elim[0], rest);
+    assert_eq!(h.elim[1], rest);
+    assert!(h.elim[2..].iter().all(|&e| e == 0));
+}
+
+#[test]
+fn x_wing_on_two_rows() {
+    let mut b = Board::new();
+    // digit 5 only in columns 2 and 6 of rows 0 and 4
+    for row in [0usize, 4] {
+        remove_digit(
+            &mut b,
+            5,
+            HOUSE_MASK[9 + row] & !set(&[row * 9 + 2, row * 9 + 6]),
+        );
+    }
+    let h = fish::fish(&b, 2).expect("an X-wing");
+    assert_eq!((h.name, h.difficulty), ("X-Wing", 32));
+    let cover = (HOUSE_MASK[18 + 2] | HOUSE_MASK[18 + 6]) & !(HOUSE_MASK[9] | HOUSE_MASK[9 + 4]);
+    assert_eq!(h.elim[4], cover);
+    assert!(fish::fish(&b, 4).is_none());
+}
+
+#[test]
+fn xy_wing_removes_z_where_both_pincers_see() {
+    let mut b = Board::new();
+    restrict(&mut b, 0, &[1, 2]); // pivot r1c1
+    restrict(&mut b, 4, &[1, 3]); // r1c5
+    restrict(&mut b, 36, &[2, 3]); // r5c1
+    let h = wings::xy_wing(&b, false).expect("an XY-wing");
+    assert_eq!((h.name, h.difficulty), ("XY-Wing", 42));
+    assert_eq!(h.elim[2], set(&[40]));
+    assert!(wings::xy_wing(&b, true).is_none());
+}
+
+#[test]
+fn skyscraper_on_two_columns() {
+    let mut b = Board::new();
+    remove_digit(&mut b, 1, HOUSE_MASK[18] & !set(&[0, 54]));
+    remove_digit(&mut b, 1, HOUSE_MASK[18 + 4] & !set(&[13, 58]));
+    let mut buf = Vec::new();
+    let h = links::n_links(&b, &mut buf, 2).expect("a skyscraper");
+    assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
+    assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
+}
+
+#[test]
+fn unique_rectangle_type_1_clears_the_pair_from_the_fourth_cell() {
+    let mut b = Board::new();
+    // r1c1, r1c4, r2c1 hold only 1 and 2; r2c4 holds 1, 2 and 3
+    for c in [0, 3, 9] {
+        restrict(&mut b, c, &[1, 2]);
+    }
+    restrict(&mut b, 12, &[1, 2, 3]);
+    let h = uniqueness::unique_loops(&b).expect("a unique rectangle");
+    assert_eq!((h.name, h.difficulty), ("Unique Rectangle type 1", 45));
+    assert_eq!((h.elim[0], h.elim[1]), (set(&[12]), set(&[12])));
+    assert!(h.elim[2..].iter().all(|&e| e == 0));
+}
+
+#[test]
+fn wxyz_wing_removes_z_seen_by_all_its_copies() {
+    let mut b = Board::new();
+    // An almost locked set in row 1: r1c1 {1,2}, r1c2 {1,3}, r1c3 {1,2,4} (four digits
+    // in three cells), and the bivalue r1c5 {3,4}. Both 3 and 4 sit in set cells that
+    // see r1c5 (a double link), so each digit of the pattern leaves the cells that see
+    // all its copies: for 4 (r1c3 and r1c5), the rest of row 1.
+    restrict(&mut b, 0, &[1, 2]);
+    restrict(&mut b, 1, &[1, 3]);
+    restrict(&mut b, 2, &[1, 2, 4]);
+    restrict(&mut b, 4, &[3, 4]);
+    let h = wings::als_wing(&b, 3).expect("a WXYZ-wing");
+    assert_eq!(h.name, "WXYZ-Wing");
+    assert_eq!(h.difficulty, 56);
+    assert_eq!(h.elim[3], HOUSE_MASK[9] & !set(&[0, 1, 2, 4]));
+}
+
+/// Puzzles from `data/generated_1000.txt` and `../shared/data/puzzles2_17_clue`, each
+/// with the ER, EP and ED (tenths) serate gave, one of each hardest technique we have:
+/// `java -cp BUILD diuf.sudoku.test.serate --threads=1 --format="%g,%r,%p,%d,%e,%R"
+/// --input=FILE` (Sukaku Explainer commit 362854e, default options).
+const SERATE: &[(&str, u8, u8, u8)] = &[
+    (
+        "....92..336....57..5........3....1.79..1...5.5.47....27.............1.6...19.3...",
+        15,
+        12,
+        12,
+    ), // Hidden Single
+    (
+        "..5.........7...3..7.1.5......8.4.7...2......96...781........63..6.92..4.9.....2.",
+        17,
+        12,
+        12,
+    ), // Direct Pointing
+    (
+        ".3....1......9..8....7...39..6.........8...1.3.9.764....2..5...6534.....41..6...8",
+        20,
+        12,
+        12,
+    ), // Direct Hidden Pair
+    (
+        ".1....7...4567...9........6..1...39.9.2.3...13...2.......74.....3...8.6.8..29....",
+        23,
+        12,
+        12,
+    ), // Naked Single
+    (
+        "..............1..2.34....5.........6......34.5.7..8.......4....2......899..7.....",
+        25,
+        15,
+        15,
+    ), // Direct Hidden Triplet
+    (
+        ".4.3..1..9....1..31.....57921...43.8......7..8......51.....6..5..51.8..7..94.....",
+        26,
+        12,
+        12,
+    ), // Pointing
+    (
+        "...68...163............96.7.......328..7.5...1.5....8.2..56.....6..9......1..2..4",
+        28,
+        12,
+        12,
+    ), // Claiming
+    (
+        "......8....6.9.1....8.....97......2..2...6..5.31..7.4.....4.....4..7..3..7.53...1",
+        30,
+        12,
+        12,
+    ), // Naked Pair
+    (
+        ".8.....6.7....19.....6..2.......9.1..7.8.......4....3...5.97....28.6.5...1..3..9.",
+        32,
+        12,
+        12,
+    ), // X-Wing
+    (
+        "....5.........2..693..6.....5....7..8..4...251.9...........6..7.1.2.3.5.67.1...42",
+        34,
+        12,
+        12,
+    ), // Hidden Pair
+    (
+        "..5.278....1....4............3.....9....954.3.9...1.7.7....6.2..481....6.3.75....",
+        40,
+        12,
+        12,
+    ), // Skyscraper
+    (
+        "6.9.1...3.8...4...4...9..62.........71...6.2...8.31..5.635...9..........2..7.9...",
+        41,
+        12,
+        12,
+    ), // 2-String Kite
+    (
+        "3.7...9..2..6.7.......4.26......1.......9.38...12.64..5....4.1........9...3.8.5.4",
+        42,
+        12,
+        12,
+    ), // XY-Wing
+    (
+        "394..1.7...6...........9..25......2...7.....19...8....4..7.513.7.....9..8..3...5.",
+        44,
+        12,
+        12,
+    ), // XYZ-Wing
+];
+
+#[test]
+fn chain_length_penalty_steps_as_sudoku_explainers() {
+    // +0.1 each time the length (nodes - 2) passes 4, 6, 8, 12, 16, 24, 32, ...
+    let steps: Vec<u8> = [6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27, 34, 35]
+        .iter()
+        .map(|&n| chains::length_difficulty(n))
+        .collect();
+    assert_eq!(steps, [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7]);
+}
+
+#[test]
+fn ratings_equal_serates() {
+    let mut rater = Rater::new();
+    for &(puzzle, er, ep, ed) in SERATE {
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let r = rater
+            .rate(&grid, false)
+            .unwrap_or_else(|e| panic!("{puzzle}: {e}"));
+        assert_eq!(
+            (r.er, r.ep, r.ed),
+            (er, ep, ed),
+            "{puzzle} ({})",
+            r.er_technique
+        );
+    }
+}
+
+#[test]
+fn steps_replay_to_the_solution() {
+    let (puzzle, er, _, _) = SERATE[12];
+    let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+    let r = super::rate(&grid).unwrap();
+    assert_eq!(r.steps.len() as u32, r.step_count);
+    assert_eq!(r.steps.iter().map(|s| s.difficulty).max(), Some(er));
+    let mut cells = *grid.cells();
+    for s in &r.steps {
+        for &(c, d) in &s.placed {
+            assert_eq!(cells[c as usize], 0);
+            cells[c as usize] = d;
+        }
+    }
+    let solved = Grid::from_cells(cells).unwrap();
+    assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
+}

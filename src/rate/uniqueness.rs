@@ -1,0 +1,381 @@
+//! Uniqueness: unique rectangles and loops (types 1 to 4) and the bivalue universal
+//! grave, as Sudoku Explainer rates them (4.5 for a rectangle, 4.6 for a loop of 6,
+//! 4.7 for 8, 5.0 for 10 or more; type 3 adds 0.1 per naked-set digit beyond one).
+
+use super::board::{Board, Cells, HOUSES, HOUSE_MASK, PEERS};
+use super::hint::Hint;
+use super::singles::combos;
+
+/// The three houses of a cell in Sudoku Explainer's region-type order: box, row, column.
+fn houses_of(c: usize) -> [usize; 3] {
+    let (r, col) = (c / 9, c % 9);
+    [(r / 3) * 3 + col / 3, 9 + r, 18 + col]
+}
+
+/// Longest loop searched (cells).
+const MAX_LOOP: usize = 16;
+
+struct LoopSearch<'a> {
+    b: &'a Board,
+    pair: u16,
+    path: [usize; MAX_LOOP],
+    len: usize,
+    best: Option<(u8, u8, Hint)>,
+}
+
+/// The easiest unique-loop hint (lowest difficulty, then lowest type).
+pub fn unique_loops(b: &Board) -> Option<Hint> {
+    let mut s = LoopSearch {
+        b,
+        pair: 0,
+        path: [0; MAX_LOOP],
+        len: 0,
+        best: None,
+    };
+    for start in 0..81 {
+        let m = b.cand[start];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        s.pair = m;
+        s.path[0] = start;
+        s.len = 1;
+        s.extend(start, 2, 0, usize::MAX);
+    }
+    s.best.map(|(_, _, h)| h)
+}
+
+impl LoopSearch<'_> {
+    fn extend(&mut self, cell: usize, allowed: u32, extra: u16, last_type: usize) {
+        for (t, &h) in houses_of(cell).iter().enumerate() {
+            if t == last_type {
+                continue;
+            }
+            for &next in &HOUSES[h] {
+                let next = next as usize;
+                if next == self.path[0] && self.len >= 4 {
+                    self.found();
+                    continue;
+                }
+                if self.path[..self.len].contains(&next) {
+                    continue;
+                }
+                let m = self.b.cand[next];
+                if m & self.pair != self.pair {
+                    continue;
+                }
+                let new_extra = (extra | m) & !self.pair;
+                let n = m.count_ones();
+                if n == 2 || new_extra.count_ones() == 1 || allowed > 0 {
+                    if self.len == MAX_LOOP {
+                        continue;
+                    }
+                    self.path[self.len] = next;
+                    self.len += 1;
+                    self.extend(
+                        next,
+                        if n > 2 {
+                            allowed.saturating_sub(1)
+                        } else {
+                            allowed
+                        },
+                        new_extra,
+                        t,
+                    );
+                    self.len -= 1;
+                }
+            }
+        }
+    }
+
+    fn valid(&self) -> bool {
+        // every house touched by the loop holds exactly two of its cells, of opposite
+        // parity along the loop
+        let (mut odd, mut even) = (0u32, 0u32);
+        for (i, &c) in self.path[..self.len].iter().enumerate() {
+            for h in houses_of(c) {
+                let set = if i % 2 == 1 { &mut odd } else { &mut even };
+                if *set >> h & 1 != 0 {
+                    return false;
+                }
+                *set |= 1 << h;
+            }
+        }
+        odd == even
+    }
+
+    fn found(&mut self) {
+        if !self.valid() {
+            return;
+        }
+        let b = self.b;
+        let pair = self.pair;
+        let len = self.len;
+        let base: u8 = match len {
+            4 => 45,
+            6 => 46,
+            8 => 47,
+            _ => 50,
+        };
+        let loop_cells = &self.path[..len];
+        let extras: Vec<usize> = loop_cells
+            .iter()
+            .copied()
+            .filter(|&c| b.cand[c].count_ones() > 2)
+            .collect();
+        let (v1, v2) = (
+            pair.trailing_zeros() as usize,
+            15 - pair.leading_zeros() as usize,
+        );
+        let rect = len == 4;
+        match extras.len() {
+            0 => {}
+            1 => {
+                let mut h = Hint::new(name(rect, 1), base);
+                h.elim[v1] = 1u128 << extras[0];
+                h.elim[v2] = 1u128 << extras[0];
+                self.offer(h, 1);
+            }
+            n => {
+                let mut others = 0u16;
+                for &c in &extras {
+                    others |= b.cand[c] & !pair;
+                }
+                if n > 2 || others.count_ones() == 1 {
+                    self.type2(&extras, others, base, rect);
+                } else {
+                    self.type3(extras[0], extras[1], others, base, rect);
+                }
+                if n == 2 {
+                    self.type4(extras[0], extras[1], v1, v2, base, rect);
+                }
+            }
+        }
+    }
+
+    fn offer(&mut self, h: Hint, ty: u8) {
+        if !h.removes_any(self.b) {
+            return;
+        }
+        let better = match &self.best {
+            None => true,
+            Some((d, t, _)) => (h.difficulty, ty) < (*d, *t),
+        };
+        if better {
+            self.best = Some((h.difficulty, ty, h));
+        }
+    }
+
+    fn type2(&mut self, extras: &[usize], others: u16, base: u8, rect: bool) {
+        let di = others.trailing_zeros() as usize;
+        let mut seen: Cells = super::board::ALL;
+        let mut own = 0u128;
+        for &c in extras {
+            seen &= PEERS[c];
+            own |= 1u128 << c;
+        }
+        let mut h = Hint::new(name(rect, 2), base);
+        h.elim[di] = seen & !own & self.b.digit[di];
+        self.offer(h, 2);
+    }
+
+    fn type3(&mut self, c1: usize, c2: usize, extra: u16, base: u8, rect: bool) {
+        let b = self.b;
+        for degree in 2..=7u32 {
+            for h in common_houses(c1, c2) {
+                let empty = b.empty_count(h);
+                if degree * 2 > empty || degree < extra.count_ones() {
+                    continue;
+                }
+                let i1 = HOUSES[h].iter().position(|&c| c as usize == c1).unwrap();
+                let i2 = HOUSES[h].iter().position(|&c| c as usize == c2).unwrap();
+                for set in combos(degree) {
+                    if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
+                        continue;
+                    }
+                    let mut union = extra;
+                    let mut naked = extra & b.cand[c1] & b.cand[c2];
+                    let mut ok = extra.count_ones() > 1;
+                    let mut members = 1u128 << c1 | 1u128 << c2;
+                    for i in super::board::bits(set) {
+                        if i == i1 {
+                            continue;
+                        }
+                        let c = HOUSES[h][i] as usize;
+                        let m = b.cand[c];
+                        if m.count_ones() <= 1 {
+                            ok = false;
+                            break;
+                        }
+                        union |= m;
+                        naked |= m;
+                        members |= 1u128 << c;
+                    }
+                    if !ok || naked.count_ones() != degree || union.count_ones() != degree {
+                        continue;
+                    }
+                    let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
+                    for di in super::board::bits(union as u32) {
+                        hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
+                    }
+                    self.offer(hint, 3);
+                }
+            }
+        }
+    }
+
+    fn type4(&mut self, c1: usize, c2: usize, v1: usize, v2: usize, base: u8, rect: bool) {
+        let b = self.b;
+        let both = 1u128 << c1 | 1u128 << c2;
+        let (mut lock1, mut lock2) = (false, false);
+        for h in common_houses(c1, c2) {
+            let rest = HOUSE_MASK[h] & !both;
+            lock1 |= rest & b.digit[v1] == 0;
+            lock2 |= rest & b.digit[v2] == 0;
+        }
+        let rem = if lock1 {
+            v2
+        } else if lock2 {
+            v1
+        } else {
+            return;
+        };
+        let mut h = Hint::new(name(rect, 4), base);
+        h.elim[rem] = both;
+        self.offer(h, 4);
+    }
+}
+
+fn common_houses(c1: usize, c2: usize) -> impl Iterator<Item = usize> {
+    let (a, b) = (houses_of(c1), houses_of(c2));
+    (0..3).filter(move |&t| a[t] == b[t]).map(move |t| a[t])
+}
+
+fn name(rect: bool, ty: u8) -> &'static str {
+    match (rect, ty) {
+        (true, 1) => "Unique Rectangle type 1",
+        (true, 2) => "Unique Rectangle type 2",
+        (true, 3) => "Unique Rectangle type 3",
+        (true, _) => "Unique Rectangle type 4",
+        (false, 1) => "Unique Loop type 1",
+        (false, 2) => "Unique Loop type 2",
+        (false, 3) => "Unique Loop type 3",
+        (false, _) => "Unique Loop type 4",
+    }
+}
+
+/// Bivalue universal grave, types 1 (5.6) and 2 (5.7): every unsolved cell bivalue and
+/// every digit twice per house, but for extra candidates in a few cells; without them
+/// the puzzle would have two solutions, so one of them is true. Types 3 and 4 are not
+/// searched yet.
+pub fn bug(b: &Board) -> Option<Hint> {
+    let mut temp = *b;
+    let mut bug_cells: Cells = 0;
+    let mut bug_values = 0u16;
+    let mut common: Option<Cells> = None;
+    // Sudoku Explainer's revision: when every odd count is on one digit, all the cells
+    // with three or more candidates holding it are bug cells.
+    let mut all_extra: Option<Cells> = None;
+    let mut only_value = 0usize;
+    let mut one_value = true;
+    let note = |cell: usize,
+                di: usize,
+                bug_cells: &mut Cells,
+                common: &mut Option<Cells>,
+                temp: &mut Board| {
+        *bug_cells |= 1u128 << cell;
+        let mut e = [0u128; 9];
+        e[di] = 1u128 << cell;
+        temp.eliminate(&e);
+        let c = common.get_or_insert(PEERS[cell]);
+        *c &= PEERS[cell];
+        *c &= !*bug_cells;
+    };
+    for h in 0..27 {
+        for di in 0..9 {
+            let pos = b.digit[di] & HOUSE_MASK[h];
+            let n = pos.count_ones();
+            if n == 0 || n == 2 {
+                continue;
+            }
+            let mut fat: Cells = 0;
+            for c in super::board::cells(pos) {
+                if b.cand[c].count_ones() >= 3 {
+                    fat |= 1u128 << c;
+                }
+            }
+            match all_extra {
+                None => {
+                    all_extra = Some(fat);
+                    only_value = di;
+                }
+                Some(ref mut a) if one_value => {
+                    if only_value == di {
+                        *a |= fat;
+                    } else {
+                        one_value = false;
+                    }
+                }
+                _ => {}
+            }
+            if fat.count_ones() == 1 {
+                let cell = fat.trailing_zeros() as usize;
+                bug_values |= 1 << di;
+                note(cell, di, &mut bug_cells, &mut common, &mut temp);
+                if bug_cells.count_ones() > 1
+                    && bug_values.count_ones() > 1
+                    && common.unwrap_or(0) == 0
+                {
+                    return None;
+                }
+            }
+            if fat == 0 {
+                return None;
+            }
+        }
+    }
+    if let Some(a) = all_extra {
+        if one_value && a.count_ones() > bug_cells.count_ones() {
+            for cell in super::board::cells(a & !bug_cells) {
+                note(cell, only_value, &mut bug_cells, &mut common, &mut temp);
+                if bug_cells.count_ones() > 1
+                    && bug_values.count_ones() > 1
+                    && common.unwrap_or(0) == 0
+                {
+                    return None;
+                }
+            }
+        }
+    }
+    if bug_cells == 0 {
+        return None;
+    }
+    for c in super::board::cells(temp.empty) {
+        if temp.cand[c].count_ones() != 2 {
+            return None;
+        }
+    }
+    for h in 0..27 {
+        for di in 0..9 {
+            let n = (temp.digit[di] & HOUSE_MASK[h]).count_ones();
+            if n != 0 && n != 2 {
+                return None;
+            }
+        }
+    }
+    if bug_cells.count_ones() == 1 {
+        let cell = bug_cells.trailing_zeros() as usize;
+        let mut h = Hint::new("BUG type 1", 56);
+        for di in super::board::bits((b.cand[cell] & !bug_values) as u32) {
+            h.elim[di] = 1u128 << cell;
+        }
+        return h.removes_any(b).then_some(h);
+    }
+    if bug_values.count_ones() == 1 {
+        let di = bug_values.trailing_zeros() as usize;
+        let mut h = Hint::new("BUG type 2", 57);
+        h.elim[di] = common.unwrap_or(0) & b.digit[di];
+        return h.removes_any(b).then_some(h);
+    }
+    None
+}

@@ -1,0 +1,164 @@
+//! Wings: XY-wing (4.2) and XYZ-wing (4.4).
+
+use super::board::{cells, Board, Cells, PEERS};
+use super::hint::Hint;
+
+/// XY-wing (`xyz == false`) or XYZ-wing: a pivot with two bivalue pincers it sees;
+/// the digit common to the pincers goes from every cell that sees both pincers (and,
+/// for XYZ, the pivot).
+pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
+    let target = if xyz { 3 } else { 2 };
+    for pivot in 0..81 {
+        let xy = b.cand[pivot];
+        if xy.count_ones() != target {
+            continue;
+        }
+        for xz_cell in cells(PEERS[pivot] & b.empty) {
+            let xz = b.cand[xz_cell];
+            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+                continue;
+            }
+            for yz_cell in cells(PEERS[pivot] & b.empty) {
+                let yz = b.cand[yz_cell];
+                if yz.count_ones() != 2 || (xy | xz | yz).count_ones() != 3 {
+                    continue;
+                }
+                let common = (xy & xz & yz).count_ones();
+                if common != if xyz { 1 } else { 0 } {
+                    continue;
+                }
+                let z = xz & yz;
+                if z.count_ones() != 1 {
+                    continue;
+                }
+                let zi = z.trailing_zeros() as usize;
+                let mut victims = PEERS[xz_cell] & PEERS[yz_cell];
+                if xyz {
+                    victims &= PEERS[pivot];
+                }
+                victims &= !(1u128 << pivot | 1u128 << xz_cell | 1u128 << yz_cell);
+                let removed = victims & b.digit[zi];
+                if removed != 0 {
+                    let mut h = if xyz {
+                        Hint::new("XYZ-Wing", 44)
+                    } else {
+                        Hint::new("XY-Wing", 42)
+                    };
+                    h.elim[zi] = removed;
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The "bent" wings of Sudoku Explainer's extended set: an almost locked set of `k`
+/// cells in one house (`k + 1` digits; WXYZ-wing for 3 cells, VWXYZ for 4, UVWXYZ for
+/// 5, TUVWXYZ for 6) and a bivalue cell sharing both its digits with the set, linked by a restricted
+/// common digit `x`: the other digit `z` goes from every cell seeing all its copies in
+/// the pattern. When both digits are restricted common (a double link) every digit of
+/// the pattern is removed where it sees all its copies.
+pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
+    let mut best: Option<(u8, u32, Hint)> = None;
+    let mut seen_sets: Vec<Cells> = Vec::new();
+    for h in 0..27 {
+        let house = &super::board::HOUSES[h];
+        let mut usable = 0u32;
+        for (i, &c) in house.iter().enumerate() {
+            if b.cand[c as usize].count_ones() >= 2 {
+                usable |= 1 << i;
+            }
+        }
+        if usable.count_ones() < k {
+            continue;
+        }
+        for set in super::singles::combos(k) {
+            if set & !usable != 0 {
+                continue;
+            }
+            let mut union = 0u16;
+            let mut cells_set: Cells = 0;
+            let mut biggest = 0;
+            for i in super::board::bits(set) {
+                let c = house[i] as usize;
+                union |= b.cand[c];
+                cells_set |= 1u128 << c;
+                biggest = biggest.max(b.cand[c].count_ones());
+            }
+            if union.count_ones() != k + 1 || seen_sets.contains(&cells_set) {
+                continue;
+            }
+            seen_sets.push(cells_set);
+            let diff = match k {
+                3 => (55 + 1) - (3i32 - biggest as i32).unsigned_abs() as u8,
+                4 => (62 + 2) - (3i32 - biggest as i32).unsigned_abs() as u8,
+                5 => 66,
+                _ => 75,
+            };
+            let name = match k {
+                3 => "WXYZ-Wing",
+                4 => "VWXYZ-Wing",
+                5 => "UVWXYZ-Wing",
+                _ => "TUVWXYZ-Wing",
+            };
+            // cells holding each digit inside the set
+            let mut holders = [0u128; 9];
+            for c in cells(cells_set) {
+                for di in super::board::bits(b.cand[c] as u32) {
+                    holders[di] |= 1u128 << c;
+                }
+            }
+            let mut around: Cells = 0;
+            for c in cells(cells_set) {
+                around |= PEERS[c];
+            }
+            for yz in cells(around & !cells_set & b.empty) {
+                let m = b.cand[yz];
+                if m.count_ones() != 2 || m & union != m {
+                    continue;
+                }
+                let (a, c) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+                let restricted = |d: usize| holders[d] & !PEERS[yz] == 0;
+                let (ra, rc) = (restricted(a), restricted(c));
+                if !ra && !rc {
+                    continue;
+                }
+                let wing = cells_set | 1u128 << yz;
+                let sees_all = |set: Cells| {
+                    let mut v = super::board::ALL;
+                    for cc in cells(set) {
+                        v &= PEERS[cc];
+                    }
+                    v & !wing
+                };
+                let mut hint = Hint::new(name, diff);
+                if ra && rc {
+                    for di in super::board::bits(union as u32) {
+                        let with = if di == a || di == c {
+                            holders[di] | 1u128 << yz
+                        } else {
+                            holders[di]
+                        };
+                        hint.elim[di] = sees_all(with) & b.digit[di];
+                    }
+                } else {
+                    let z = if ra { c } else { a };
+                    hint.elim[z] = sees_all(holders[z] | 1u128 << yz) & b.digit[z];
+                }
+                if !hint.removes_any(b) {
+                    continue;
+                }
+                let count: u32 = hint.elim.iter().map(|e| e.count_ones()).sum();
+                let better = match &best {
+                    None => true,
+                    Some((d, n, _)) => diff < *d || (diff == *d && count > *n),
+                };
+                if better {
+                    best = Some((diff, count, hint));
+                }
+            }
+        }
+    }
+    best.map(|(_, _, h)| h)
+}

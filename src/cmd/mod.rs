@@ -15,6 +15,7 @@ use crate::cli::{Cli, Command};
 
 pub mod bench;
 pub mod generate;
+pub mod rate;
 pub mod report;
 pub mod solve;
 pub mod verify;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),

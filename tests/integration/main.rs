@@ -6,6 +6,7 @@ mod util;
 mod bench;
 mod formats;
 mod generate;
+mod rate;
 mod report;
 mod shards;
 mod solve;

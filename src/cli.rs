@@ -26,7 +26,8 @@ pub enum Command {
     Rate(crate::cmd::rate::Args),
     /// Check a dataset: uniqueness, conflicts, its solution column, duplicates.
     Verify(crate::cmd::verify::Args),
-    /// Summarise timings from `solve` output: percentiles, histogram, slowest puzzles.
+    /// Summarise `solve` timings (percentiles, histogram, slowest puzzles) or `rate`
+    /// ratings (ER distribution, hardest techniques, slowest to rate).
     Report(crate::cmd::report::Args),
     /// Benchmark the solver on datasets, single thread and all threads.
     Bench(crate::cmd::bench::Args),

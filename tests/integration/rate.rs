@@ -421,3 +421,56 @@ fn an_interrupted_rate_resumes_csv() {
 fn an_interrupted_rate_resumes_json_lines() {
     interrupted_rate_resumes_to_the_rows_of_an_uninterrupted_run("jsonl");
 }
+
+/// `report` on `rate` outputs: the ER distribution, bands, techniques and slowest
+/// puzzles, in each format, with the ER histogram; refused mixed with `solve` runs.
+#[test]
+fn report_on_rate_outputs() {
+    let dir = Workdir::new();
+    // Rows as `rate` writes them, with made-up ratings (the format is what is tested).
+    let csv = "file,line,puzzle,status,er,ep,ed,er_technique,steps,time_ns,error\n\
+        a.txt,1,p1,unique,7.2,1.2,1.2,Forcing Chain,40,3000,\n\
+        a.txt,2,p2,unique,1.5,1.2,1.2,Hidden Single,30,100,\n\
+        a.txt,3,p3,multiple,,,,,,50,\n\
+        a.txt,4,p4,invalid,,,,,,0,4 cells\n\
+        a.txt,5,p5,unique,9.4,7.2,2.0,\"Dynamic, nested\",50,2000,\n";
+    dir.create("r.csv", csv);
+    let out = dir.run(&["report", "r.csv", "--top", "1", "--plot", "er.svg"]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("5 (3 unique, 1 multiple, 0 unsolvable, 1 invalid)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ER             median 7.2, p90 9.4, max 9.4"),
+        "{text}"
+    );
+    assert!(text.contains("> 9.0"), "{text}");
+    assert!(text.contains("Dynamic, nested"), "{text}");
+    let svg = std::fs::read_to_string(dir.file("er.svg")).unwrap();
+    assert!(svg.contains("ER distribution"), "the ER histogram");
+    let out = dir.run(&["report", "r.csv", "--format", "json"]);
+    assert_exit(&out, 0);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["rated"], 3);
+    assert_eq!(json["bands"][3]["count"], 1);
+    assert_eq!(json["slowest"][0]["line"], 1);
+    // A real `rate` output, CSV and JSON Lines, reads back with its statuses.
+    dir.create("p.txt", [UNIQUE, EMPTY, "12"].join("\n") + "\n");
+    for out in ["o.csv", "o.jsonl"] {
+        assert_exit(&dir.run(&["rate", "-q", "p.txt", "-o", out]), 0);
+        let rep = dir.run(&["report", out, "--format", "json"]);
+        assert_exit(&rep, 0);
+        let json: Value = serde_json::from_str(&stdout(&rep)).unwrap();
+        assert_eq!(json["puzzles"], 3, "{out}");
+        assert_eq!(json["statuses"]["multiple"], 1, "{out}");
+    }
+    // Not with `solve` runs, nor with --baseline.
+    assert_exit(&dir.run(&["solve", "-q", "p.txt", "-o", "s.csv"]), 0);
+    let out = dir.run(&["report", "r.csv", "s.csv"]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("together"), "{}", stderr(&out));
+    let out = dir.run(&["report", "r.csv", "--baseline", "o.csv"]);
+    assert_exit(&out, 2);
+}

@@ -474,3 +474,47 @@ fn report_on_rate_outputs() {
     let out = dir.run(&["report", "r.csv", "--baseline", "o.csv"]);
     assert_exit(&out, 2);
 }
+
+/// `generate --er MIN..MAX`: puzzles whose rating (by `rate`) lies in the range, the same
+/// for a seed on any number of threads; a range not found within `--tries` candidates is
+/// an error that says so; bad ranges and variant rules are refused.
+#[test]
+fn generate_er_keeps_puzzles_rated_in_the_range() {
+    let dir = Workdir::new();
+    for bad in ["5..1", "7.25..8", "x..2", "7"] {
+        let out = dir.run(&["generate", "-n", "2", "--er", bad]);
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("--er"), "{bad}: {}", stderr(&out));
+    }
+    let out = dir.run(&["generate", "-n", "2", "--er", "1..5", "--rules", "x"]);
+    assert_exit(&out, 2);
+    for (range, lo, hi) in [("1.0..25.5", 10, 255), ("1.2..2.0", 12, 20)] {
+        let args = [
+            "generate", "-n", "3", "--seed", "5", "--er", range, "--tries", "300",
+        ];
+        let out = dir.run(&args);
+        if out.status.code() == Some(2) {
+            // A rater that rates nothing in the range (no engine): it says so.
+            let err = stderr(&out);
+            assert!(
+                err.contains("of 3 puzzles with ER in") && err.contains("300 candidates"),
+                "{err}"
+            );
+            continue;
+        }
+        assert_exit(&out, 0);
+        let text = stdout(&out);
+        assert!(text.starts_with("# bulkdoku generate -n 3 --seed 5 --er "));
+        let one = dir.run(&[&args[..], &["-j", "1"]].concat());
+        assert_eq!(stdout(&one), text, "the same puzzles on one thread");
+        dir.create("g.txt", &text);
+        let rated = dir.run(&["rate", "-q", "g.txt"]);
+        assert_exit(&rated, 0);
+        let table = Table::parse(&stdout(&rated));
+        assert_eq!(table.rows.len(), 3);
+        for er in table.column("er") {
+            let er = tenths(er).expect("rated");
+            assert!((lo..=hi).contains(&er), "{range}: {er}");
+        }
+    }
+}

@@ -24,7 +24,7 @@ forum=${FORUM:-60}
 mkdir -p "$work"
 
 # The lists, in the order `assemble` writes them: name, then how each was selected.
-lists="gen1000 c17 serg gen26 forum"
+lists="gen1000 c17 gen26 serg forum"
 
 # Puzzles of FILE (CR stripped, comment lines and anything not 81 cells dropped) on the
 # lines whose number among those puzzles is 1 modulo STEP, as "puzzle<TAB>source:line".
@@ -36,13 +36,12 @@ sample() {
 
 case $cmd in
 select)
-    sample "$root/data/generated_1000.txt" 1 "data/generated_1000.txt" >"$work/gen1000.src"
-    sample "$shared/data/puzzles2_17_clue" 123 "../shared/data/puzzles2_17_clue" >"$work/c17.src"
-    sample "$shared/data/puzzles7_serg_benchmark" 17 "../shared/data/puzzles7_serg_benchmark" >"$work/serg.src"
-    "$bulkdoku" generate -n 500 --seed 26 -o "$work/gen26.txt"
-    sample "$work/gen26.txt" 1 "bulkdoku generate -n 500 --seed 26" >"$work/gen26.src"
-    sample "$shared/data/puzzles5_forum_hardest_1905_11+" 812 \
-        "../shared/data/puzzles5_forum_hardest_1905_11+" | head -n "$forum" >"$work/forum.src"
+    sample "$root/data/generated_1000.txt" 1 gen1000 >"$work/gen1000.src"
+    sample "$shared/data/puzzles2_17_clue" 123 17clue >"$work/c17.src"
+    sample "$shared/data/puzzles7_serg_benchmark" 17 serg >"$work/serg.src"
+    "$bulkdoku" generate -n 700 --seed 26 -o "$work/gen26.txt"
+    sample "$work/gen26.txt" 1 gen26 >"$work/gen26.src"
+    sample "$shared/data/puzzles5_forum_hardest_1905_11+" 812 forum | head -n "$forum" >"$work/forum.src"
     for l in $lists; do cut -f1 "$work/$l.src" >"$work/$l.txt"; wc -l <"$work/$l.txt" | sed "s/^/$l: /"; done
     ;;
 rate)
@@ -61,15 +60,17 @@ assemble)
 # javac 17), default options (its default technique set), run as
 #   java -cp build diuf.sudoku.test.serate --threads=1 --format="%g,%r,%p,%d,%e,%R" --input=FILE
 # Columns: puzzle; er, ep, ed as serate prints them (%r, %p, %d); er_technique (%R, the
-# hardest step's technique); source (file:line of the puzzle, 1-based). serate's elapsed
-# column (%e) is left out: it is a figure of the machine, not of the puzzle.
-# Puzzles (made by scripts/serate_ratings.sh; a puzzle already listed is not repeated):
-#   data/generated_1000.txt: all 1,000 (bulkdoku generate -n 1000 --seed 1)
-#   ../shared/data/puzzles2_17_clue: every 123rd puzzle (400)
-#   ../shared/data/puzzles7_serg_benchmark: every 17th puzzle (589)
-#   bulkdoku generate -n 500 --seed 26: all 500 (line numbers of its output)
-#   ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle, those serate
-#     finished (about a minute of one core each)
+# hardest step's technique); source (key:line, the puzzle's 1-based line in its file).
+# serate's elapsed time (%e) is left out: a figure of the machine, not of the puzzle.
+# Puzzles (selected by scripts/serate_ratings.sh; a puzzle already listed is not
+# repeated), by the source key before the line number:
+#   gen1000  data/generated_1000.txt: all 1,000 (bulkdoku generate -n 1000 --seed 1)
+#   17clue   ../shared/data/puzzles2_17_clue: every 123rd puzzle (400)
+#   gen26    bulkdoku generate -n 700 --seed 26: all 700 (lines of its output)
+#   serg     ../shared/data/puzzles7_serg_benchmark: every 17th puzzle (of 589), those
+#            serate finished in the time it had
+#   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (of 60),
+#            those serate finished (minutes of one core each)
 EOF
         echo "puzzle,er,ep,ed,er_technique,source"
         for l in $lists; do

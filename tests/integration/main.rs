@@ -7,6 +7,7 @@ mod bench;
 mod formats;
 mod generate;
 mod rate;
+mod rate_oracle;
 mod report;
 mod shards;
 mod solve;

@@ -52,6 +52,21 @@ rate)
     ;;
 assemble)
     out=$root/tests/data/serate_ratings.csv
+    body=$out.body
+    for l in $lists; do
+        [ -s "$work/$l.csv" ] || continue
+        # serate prints the puzzles in input order: its rows are joined to their sources
+        # line by line (and checked to be the same puzzles).
+        paste -d '\t' <(head -n "$(wc -l <"$work/$l.csv")" "$work/$l.src") "$work/$l.csv"
+    done | awk -F '\t' '
+        {
+            split($3, f, ",")
+            if (f[1] != $1) { print "serate row out of order: " $0 > "/dev/stderr"; exit 1 }
+            if (seen[$1]++) next
+            tech = substr($3, length(f[1] f[2] f[3] f[4] f[5]) + 6)
+            if (tech ~ /[",]/) { gsub(/"/, "\"\"", tech); tech = "\"" tech "\"" }
+            print $1 "," f[2] "," f[3] "," f[4] "," tech "," $2
+        }' >"$body"
     {
         cat <<'EOF'
 # serate's ratings of puzzles spanning ER 1.2 to 11+: the oracle of `bulkdoku rate`.
@@ -67,26 +82,17 @@ assemble)
 #   gen1000  data/generated_1000.txt: all 1,000 (bulkdoku generate -n 1000 --seed 1)
 #   17clue   ../shared/data/puzzles2_17_clue: every 123rd puzzle (400)
 #   gen26    bulkdoku generate -n 700 --seed 26: all 700 (lines of its output)
-#   serg     ../shared/data/puzzles7_serg_benchmark: every 17th puzzle (of 589), those
-#            serate finished in the time it had
-#   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (of 60),
-#            those serate finished (minutes of one core each)
+#   serg     ../shared/data/puzzles7_serg_benchmark: every 17th puzzle (589), those
+#            serate finished in the time it had (minutes of one core each)
+#   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (60),
+#            those serate finished in the time it had (minutes of one core each)
 EOF
+        echo "# Rated: $(awk -F, '{ sub(/:.*/, "", $NF); n[$NF]++; if (!($NF in at)) { at[$NF] = k++; key[k - 1] = $NF } }
+            END { for (i = 0; i < k; i++) printf "%s%s %d", (i ? ", " : ""), key[i], n[key[i]] }' "$body")."
         echo "puzzle,er,ep,ed,er_technique,source"
-        for l in $lists; do
-            [ -s "$work/$l.csv" ] || continue
-            # serate prints the puzzles in input order; join its rows to the sources.
-            paste -d '\t' <(head -n "$(wc -l <"$work/$l.csv")" "$work/$l.src") "$work/$l.csv"
-        done | awk -F '\t' '
-            {
-                split($3, f, ",")
-                if (f[1] != $1) { print "serate row out of order: " $0 > "/dev/stderr"; exit 1 }
-                if (seen[$1]++) next
-                tech = substr($3, length(f[1] f[2] f[3] f[4] f[5]) + 6)
-                if (tech ~ /[",]/) { gsub(/"/, "\"\"", tech); tech = "\"" tech "\"" }
-                print $1 "," f[2] "," f[3] "," f[4] "," tech "," $2
-            }'
+        cat "$body"
     } >"$out.tmp"
+    rm "$body"
     mv "$out.tmp" "$out"
     echo "wrote $out: $(grep -vc '^#' "$out") lines"
     ;;

@@ -19,7 +19,7 @@ use bulkdoku::output::file::check_target;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Run files written by `bulkdoku solve` (`-` for standard input), or outputs of
-    /// `bulkdoku rate` (CSV or JSON Lines); several files are summarised together.
+    /// `bulkdoku rate`; several files are summarised together.
     #[arg(value_name = "RUN.csv", required = true)]
     pub runs: Vec<PathBuf>,
 

@@ -2,8 +2,8 @@
 //! the rating is usually split by), the slowest puzzles to rate, and how often each
 //! technique was the hardest step.
 //!
-//! A rate output is read by column name from CSV or JSON Lines (the formats `rate`
-//! can resume); [`is_rate_output`] tells one from a `solve` run by its `er` column.
+//! A rate output is read by column name from CSV, JSON Lines or Parquet;
+//! [`is_rate_output`] tells one from a `solve` run by its `er` column.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -36,8 +36,17 @@ pub struct RatedRow {
 }
 
 /// Whether the file at `path` (not standard input) is a `rate` output: CSV whose
-/// header, or JSON Lines whose first object, has an `er` and an `er_technique` column.
+/// header, JSON Lines whose first object, or Parquet whose schema has an `er` and an
+/// `er_technique` column.
 pub fn is_rate_output(path: &Path) -> bool {
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut magic = [0u8; 4];
+    if file.read_exact(&mut magic).is_ok() && &magic == b"PAR1" {
+        return parquet_columns(path)
+            .is_some_and(|c| c.iter().any(|n| n == "er") && c.iter().any(|n| n == "er_technique"));
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
@@ -56,9 +65,34 @@ pub fn is_rate_output(path: &Path) -> bool {
     names.contains(&"er") && names.contains(&"er_technique")
 }
 
-/// Read the rate output at `path`: JSON Lines when its first byte is `{`, else CSV.
+/// The column names of the Parquet file at `path`, if it is one.
+#[cfg(feature = "parquet")]
+fn parquet_columns(path: &Path) -> Option<Vec<String>> {
+    let file = std::fs::File::open(path).ok()?;
+    let builder =
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).ok()?;
+    Some(
+        builder
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect(),
+    )
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_columns(_path: &Path) -> Option<Vec<String>> {
+    None
+}
+
+/// Read the rate output at `path`: Parquet when it starts as one, JSON Lines when its
+/// first byte is `{`, else CSV.
 pub fn read_rate_file(path: &Path) -> anyhow::Result<Vec<RatedRow>> {
     let name = path.display().to_string();
+    if parquet_columns(path).is_some() {
+        return read_parquet(path, &name);
+    }
     let text = std::fs::read_to_string(path).with_context(|| format!("{name}: cannot read"))?;
     if text.trim_start().starts_with('{') {
         read_jsonl(&text, &name)
@@ -160,6 +194,76 @@ pub fn read_jsonl(text: &str, name: &str) -> anyhow::Result<Vec<RatedRow>> {
         });
     }
     Ok(rows)
+}
+
+/// Read a rate output in Parquet (as `rate -o FILE.parquet` writes it: ratings as
+/// floats); `name` for error messages, with the 1-based row.
+#[cfg(feature = "parquet")]
+fn read_parquet(path: &Path, name: &str) -> anyhow::Result<Vec<RatedRow>> {
+    use super::run::arrow_read::{counts, texts};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Float64Type;
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    let file = std::fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| anyhow!("{name}: not a readable Parquet file: {e}"))?;
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| anyhow!("{name}: {e}"))?;
+        let column = |c: &str| {
+            batch
+                .column_by_name(c)
+                .ok_or_else(|| anyhow!("{name}: not a `bulkdoku rate` output: no `{c}` column"))
+        };
+        let text = |c: &str| -> anyhow::Result<Vec<Option<&str>>> {
+            texts(column(c)?.as_ref()).map_err(|e| anyhow!("{name}: column `{c}`: {e}"))
+        };
+        let whole = |c: &str| -> anyhow::Result<Vec<Option<u64>>> {
+            counts(column(c)?.as_ref()).map_err(|e| anyhow!("{name}: column `{c}`: {e}"))
+        };
+        let er = column("er")?;
+        let er = er.as_primitive_opt::<Float64Type>().ok_or_else(|| {
+            anyhow!(
+                "{name}: column `er`: expected floats, found {}",
+                er.data_type()
+            )
+        })?;
+        let (file, puzzle, status, tech) = (
+            text("file")?,
+            text("puzzle")?,
+            text("status")?,
+            text("er_technique")?,
+        );
+        let (line, time_ns) = (whole("line")?, whole("time_ns")?);
+        for i in 0..batch.num_rows() {
+            let at = rows.len() as u64 + 1;
+            let er = (!er.is_null(i))
+                .then(|| {
+                    float_tenths(er.value(i))
+                        .ok_or_else(|| anyhow!("{name}: row {at}: column `er`: {}", er.value(i)))
+                })
+                .transpose()?;
+            rows.push(RatedRow {
+                file: file[i].unwrap_or("").to_string(),
+                line: line[i].ok_or_else(|| anyhow!("{name}: row {at}: column `line` is null"))?,
+                puzzle: puzzle[i].unwrap_or("").to_string(),
+                status: Status::parse(status[i].unwrap_or(""))
+                    .ok_or_else(|| anyhow!("{name}: row {at}: unknown status {:?}", status[i]))?,
+                er,
+                technique: tech[i].map(str::to_string),
+                time_ns: time_ns[i].unwrap_or(0),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+#[cfg(not(feature = "parquet"))]
+fn read_parquet(_path: &Path, name: &str) -> anyhow::Result<Vec<RatedRow>> {
+    Err(crate::output::no_parquet().context(format!("{name}: a Parquet rate output")))
 }
 
 /// The ER bands the rating is usually reported by, in tenths (inclusive).

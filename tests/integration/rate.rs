@@ -456,9 +456,13 @@ fn report_on_rate_outputs() {
     assert_eq!(json["rated"], 3);
     assert_eq!(json["bands"][3]["count"], 1);
     assert_eq!(json["slowest"][0]["line"], 1);
-    // A real `rate` output, CSV and JSON Lines, reads back with its statuses.
+    // A real `rate` output, in each format, reads back with its statuses.
     dir.create("p.txt", [UNIQUE, EMPTY, "12"].join("\n") + "\n");
-    for out in ["o.csv", "o.jsonl"] {
+    let mut outputs = vec!["o.csv", "o.jsonl"];
+    if cfg!(feature = "parquet") {
+        outputs.push("o.parquet");
+    }
+    for out in outputs {
         assert_exit(&dir.run(&["rate", "-q", "p.txt", "-o", out]), 0);
         let rep = dir.run(&["report", out, "--format", "json"]);
         assert_exit(&rep, 0);

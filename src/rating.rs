@@ -15,7 +15,7 @@ use crate::dataset::{Driver, Summary};
 use crate::grid::Grid;
 use crate::input::Record;
 use crate::output::{Kept, RateRow, RateSink};
-use crate::rate::{RateError, Rater, Rating};
+use crate::rate::{Rater, Rating};
 use crate::row::Status;
 use crate::solving::{SolveOptions, Solved, Tally, Worker};
 
@@ -73,10 +73,11 @@ impl RateWorker {
                 "not rated: the rater rates classic Sudoku, not {rules}"
             ))
         } else {
-            match self.rater.rate(&puzzle, false) {
-                Ok(rating) => Ok(Some(rating)),
-                Err(e @ RateError::Stuck { .. }) => Err(format!("not rated: {e}")),
-            }
+            // Any reason the engine gives (no technique applies, ...) is the row's error.
+            self.rater
+                .rate(&puzzle, false)
+                .map(Some)
+                .map_err(|e| format!("not rated: {e}"))
         };
         Rated::Valid {
             puzzle,

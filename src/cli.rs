@@ -22,9 +22,12 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle of one or more datasets and write one CSV row per puzzle.
     Solve(crate::cmd::solve::Args),
+    /// Rate every puzzle on Sudoku Explainer's scale (ER, EP, ED), one row per puzzle.
+    Rate(crate::cmd::rate::Args),
     /// Check a dataset: uniqueness, conflicts, its solution column, duplicates.
     Verify(crate::cmd::verify::Args),
-    /// Summarise timings from `solve` output: percentiles, histogram, slowest puzzles.
+    /// Summarise `solve` timings (percentiles, histogram, slowest puzzles) or `rate`
+    /// ratings (ER distribution, hardest techniques, slowest to rate).
     Report(crate::cmd::report::Args),
     /// Benchmark the solver on datasets, single thread and all threads.
     Bench(crate::cmd::bench::Args),

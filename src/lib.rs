@@ -6,7 +6,8 @@
 //! - [`pipeline`] and [`dataset`]: an ordered, bounded, parallel map over the records
 //!   of whole files, in batches.
 //! - [`solving`] and [`verify`]: what is done to each record (and, for `verify`, to the
-//!   dataset as a whole: [`dedup`] tables of what was seen).
+//!   dataset as a whole: [`dedup`] tables of what was seen); [`rating`]: the same for
+//!   `rate`, around the rater ([`rate`]: Sudoku Explainer's ER, EP, ED).
 //! - [`row`] and [`output`]: the output rows and their writers.
 //! - [`rules`]: variant rules (Sudoku-X, Windoku, anti-knight, anti-king,
 //!   non-consecutive, jigsaw) and their generic engine.
@@ -82,6 +83,7 @@ pub mod input;
 pub mod output;
 pub mod pipeline;
 pub mod rate;
+pub mod rating;
 pub mod report;
 pub mod resume;
 pub mod row;

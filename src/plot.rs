@@ -1,5 +1,5 @@
-//! `report --plot`: the latency picture: a log-scale histogram above the cumulative distribution, drawn
-//! with `plotters` into an SVG or a PNG chosen by the file's extension.
+//! `report --plot`: the latency picture: a log-scale histogram above the cumulative distribution (the
+//! ER histogram for a `rate` output), drawn with `plotters` into an SVG or a PNG chosen by the file's extension.
 //!
 //! Machines without system fonts (CI) must still draw text, so plotters is built with
 //! its pure-Rust `ab_glyph` text backend and the DejaVu Sans font that the `dejavu` crate
@@ -13,6 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
+use bulkdoku::report::ratings::RateSummary;
 use bulkdoku::report::summary::{bound_125, Summary};
 use bulkdoku::units::{duration, grouped};
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
@@ -77,10 +78,30 @@ fn picture(path: &Path) -> anyhow::Result<Picture> {
 /// Draw the latency histogram and CDF of `s` into `path` (`.svg` or `.png`): drawn
 /// beside it, then renamed, so that a failed drawing leaves no broken picture.
 pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
-    let format = picture(path)?;
     if s.sorted_ns.is_empty() {
         bail!("{}: no timed puzzle to plot", path.display());
     }
+    render(path, |root| draw_on(root, s), |root| draw_on(root, s))
+}
+
+/// Draw the ER histogram of a `rate` report into `path` (`.svg` or `.png`), as
+/// [`draw`] does.
+pub fn draw_er(s: &RateSummary, path: &Path) -> anyhow::Result<()> {
+    if s.rated == 0 {
+        bail!("{}: no rated puzzle to plot", path.display());
+    }
+    render(path, |root| draw_er_on(root, s), |root| draw_er_on(root, s))
+}
+
+/// Draw a picture into `path` with `svg` or `png` (the same drawing, for each backend)
+/// as its extension says: beside it, then renamed, so that a failed drawing leaves no
+/// broken picture.
+fn render(
+    path: &Path,
+    svg: impl for<'b> FnOnce(&DrawingArea<SVGBackend<'b>, Shift>) -> DrawResult<SVGBackend<'b>>,
+    png: impl for<'b> FnOnce(&DrawingArea<BitMapBackend<'b>, Shift>) -> DrawResult<BitMapBackend<'b>>,
+) -> anyhow::Result<()> {
+    let format = picture(path)?;
     ensure_font()?;
     let fail = |e: String| anyhow!("{}: cannot draw the plot: {e}", path.display());
     // Under the output's lock, drawn beside the picture (its extension kept last: the
@@ -97,13 +118,13 @@ pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
     let drew = match format {
         Picture::Svg => {
             let root = SVGBackend::new(&drawn, SIZE).into_drawing_area();
-            draw_on(&root, s)
+            svg(&root)
                 .map_err(|e| fail(e.to_string()))
                 .and_then(|()| root.present().map_err(|e| fail(e.to_string())))
         }
         Picture::Png => {
             let root = BitMapBackend::new(&drawn, SIZE).into_drawing_area();
-            draw_on(&root, s)
+            png(&root)
                 .map_err(|e| fail(e.to_string()))
                 .and_then(|()| root.present().map_err(|e| fail(e.to_string())))
         }
@@ -115,6 +136,51 @@ pub fn draw(s: &Summary, path: &Path) -> anyhow::Result<()> {
         return Err(e);
     }
     out.finish_with(&drawn)?;
+    Ok(())
+}
+
+/// The ER histogram: puzzles per ER (one bar per tenth), on a linear count axis.
+fn draw_er_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    s: &RateSummary,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let title = format!(
+        "ER distribution: {} ({} puzzles rated)",
+        s.runs.join(", "),
+        grouped(s.rated)
+    );
+    let root = root.titled(&title, (FONT, 22))?;
+    let bars: Vec<(f64, u64)> = s
+        .by_er
+        .iter()
+        .filter_map(|b| Some((b.er.parse::<f64>().ok()?, b.count)))
+        .collect();
+    let hi = bars.iter().map(|b| b.0).fold(1.0, f64::max).ceil() + 0.5;
+    let ymax = bars.iter().map(|b| b.1).max().unwrap_or(1) as f64 * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .margin(16)
+        .margin_right(36)
+        .x_label_area_size(48)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0.5..hi, 0.0..ymax)?;
+    chart
+        .configure_mesh()
+        .x_desc("ER (Sudoku Explainer rating)")
+        .y_desc("puzzles")
+        .axis_desc_style((FONT, 16))
+        .label_style((FONT, 13))
+        .x_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&|v| grouped(v.round() as u64))
+        .disable_x_mesh()
+        .draw()?;
+    let fill = RGBColor(70, 120, 190);
+    chart.draw_series(bars.iter().map(|&(er, n)| {
+        Rectangle::new(
+            [(er - 0.045, 0.0), (er + 0.045, n as f64)],
+            fill.mix(0.8).filled(),
+        )
+    }))?;
     Ok(())
 }
 

@@ -330,6 +330,8 @@ struct JsonRow {
     file: String,
     line: u64,
     status: Status,
+    /// Absent from `rate`'s rows, which are one per record.
+    #[serde(default)]
     solutions: u64,
 }
 

@@ -373,16 +373,28 @@ impl Tally {
     }
 }
 
-/// Where the `--keep` columns are in each input's fields.
-struct Keep {
+/// Where the `--keep` columns are in each input's fields (also for `rate`'s rows).
+pub(crate) struct Keep {
     names: Vec<String>,
     /// Per input index: the field index of each kept column.
     positions: Vec<Option<Vec<usize>>>,
 }
 
 impl Keep {
+    /// The columns `names`, their positions not looked up yet.
+    pub(crate) fn new(names: &[String]) -> Keep {
+        Keep {
+            names: names.to_vec(),
+            positions: Vec::new(),
+        }
+    }
+
     /// The field positions of the kept columns in `sources[file]`.
-    fn positions(&mut self, sources: &[Arc<Source>], file: usize) -> anyhow::Result<&[usize]> {
+    pub(crate) fn positions(
+        &mut self,
+        sources: &[Arc<Source>],
+        file: usize,
+    ) -> anyhow::Result<&[usize]> {
         if self.names.is_empty() {
             return Ok(&[]);
         }

@@ -16,6 +16,6 @@ Inside Spark, Dask or Ray tasks pass ``threads=1``: each task already has a core
 # first call (whose time it would otherwise add a good fraction of a second to).
 import pyarrow  # noqa: F401
 
-from bulkdoku._bulkdoku import __version__, generate, solve, verify
+from bulkdoku._bulkdoku import __version__, generate, rate, solve, verify
 
-__all__ = ["__version__", "generate", "solve", "verify"]
+__all__ = ["__version__", "generate", "rate", "solve", "verify"]

@@ -71,6 +71,17 @@ def verify(
     for :func:`solve`; ``isomorphs`` with jigsaw rules raises ``ValueError``.
     """
 
+def rate(puzzles: _Puzzles, *, threads: SupportsIndex | None = None) -> pyarrow.Table:
+    """Rate every puzzle on Sudoku Explainer's scale; one row per input, in input order.
+
+    Columns: ``puzzle`` (normalised, or as given when invalid; null when missing),
+    ``status`` (``unique``, ``multiple``, ``unsolvable``, ``invalid``: the solver's, as
+    in :func:`solve`), ``er``, ``ep``, ``ed`` (float64 with one decimal, as serate
+    prints them), ``er_technique``, ``steps`` (int64), ``time_ns`` (int64) and
+    ``error`` (why invalid or not rated). Ratings only for ``unique`` puzzles, null
+    otherwise. ``threads``: as for :func:`solve`.
+    """
+
 def generate(n: SupportsIndex, *, seed: SupportsIndex, threads: SupportsIndex | None = None) -> list[str]:
     """Make ``n`` random minimal puzzles with a unique solution; the same for a seed
     whatever ``threads``, and the same as ``bulkdoku generate -n N --seed SEED``."""

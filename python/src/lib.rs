@@ -1,5 +1,5 @@
 //! `bulkdoku._bulkdoku`, the native part of the `bulkdoku` Python package: `solve`,
-//! `verify` and `generate` over the bulkdoku library.
+//! `verify`, `rate` and `generate` over the bulkdoku library.
 //!
 //! The binding is thin on purpose: each record goes through the library's own
 //! per-record functions (`solve_record`, `Checks`, `Ledger`, `generate_one`) on its
@@ -16,6 +16,7 @@ use pyo3::types::{PyList, PyString};
 mod args;
 mod arrow;
 mod generate;
+mod rate;
 mod run;
 mod solve;
 mod texts;
@@ -181,6 +182,41 @@ fn py_verify<'py>(
     arrow::to_pyarrow_table(py, verify::schema(), batches)
 }
 
+/// Rate every puzzle on Sudoku Explainer's difficulty scale; one row per input, in
+/// input order.
+///
+/// Args:
+///     puzzles: as for :func:`solve` (classic Sudoku).
+///     threads: as for :func:`solve`.
+///
+/// Returns:
+///     pyarrow.Table with the columns of ``bulkdoku rate`` less ``file`` and ``line``:
+///     ``puzzle`` (normalised, or as given when invalid; null for a missing value),
+///     ``status`` (``unique``, ``multiple``, ``unsolvable`` or ``invalid``, decided by
+///     the solver as in :func:`solve`), ``er``, ``ep``, ``ed`` (float64, one decimal as
+///     Sudoku Explainer prints them, e.g. ``7.2``), ``er_technique`` (the hardest
+///     step's technique), ``steps`` (steps on the rating path), ``time_ns`` (solving
+///     and rating time) and ``error`` (why the puzzle is invalid or was not rated).
+///     Only ``unique`` puzzles are rated; the rating columns are null on every other
+///     row.
+///
+/// A bad puzzle never raises: it is an ``invalid`` row. The GIL is released while
+/// rating.
+#[pyfunction(name = "rate")]
+#[pyo3(signature = (puzzles, *, threads = None), text_signature = "(puzzles, *, threads=None)")]
+fn py_rate<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    threads: Option<Int<Threads>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let threads = args::threads(threads)?;
+    let texts = Texts::from_py(puzzles, "puzzles")?;
+    let batches = py
+        .detach(|| rate::rate(&texts, threads))
+        .map_err(PyRuntimeError::new_err)?;
+    arrow::to_pyarrow_table(py, rate::schema(), batches)
+}
+
 /// Make ``n`` random minimal puzzles with a unique solution.
 ///
 /// Args:
@@ -215,13 +251,14 @@ fn py_generate<'py>(
     PyList::new(py, puzzles)
 }
 
-/// Solve, verify and generate Sudoku puzzles in bulk, on all cores.
+/// Solve, verify, rate and generate Sudoku puzzles in bulk, on all cores.
 #[pymodule]
 fn _bulkdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Started now, so that its tick rate is measured over a long span by the first call.
     solve::process_clock();
     m.add_function(wrap_pyfunction!(py_solve, m)?)?;
     m.add_function(wrap_pyfunction!(py_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(py_rate, m)?)?;
     m.add_function(wrap_pyfunction!(py_generate, m)?)?;
     m.add_class::<arrow::ArrowStream>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

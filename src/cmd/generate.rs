@@ -1,13 +1,17 @@
 //! `bulkdoku generate`: random minimal puzzles with a unique solution, one per line (or
 //! as CSV), made by [`bulkdoku::generate`] (classic rules) or [`bulkdoku::rules`]
-//! (variant rules) on all cores, in order.
+//! (variant rules) on all cores, in order; with `--er`, only those whose rating lies in
+//! a range.
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::bail;
 use bulkdoku::generate::{self, Rng};
+use bulkdoku::output::ratings::tenths_text;
 use bulkdoku::pipeline;
+use bulkdoku::rate::Rater;
 use bulkdoku::rules::{self, grid_exists, Generated, Rule, RuleSet, VariantSolver};
 use bulkdoku::solver::Solver;
 use clap::ValueEnum;
@@ -20,7 +24,8 @@ Examples:
   bulkdoku generate -n 1000 --seed 1 -o data/generated_1000.txt
   bulkdoku generate -n 5 --seed 42 | bulkdoku solve
   bulkdoku generate -n 100 --seed 1 --rules x,anti-knight
-  bulkdoku generate -n 50 --seed 1 --rules jigsaw --format csv   puzzle,solution,rules,regions";
+  bulkdoku generate -n 50 --seed 1 --rules jigsaw --format csv   puzzle,solution,rules,regions
+  bulkdoku generate -n 100 --seed 1 --er 7.0..8.0    puzzles whose Sudoku Explainer ER is 7.0 to 8.0";
 
 /// Arguments of `bulkdoku generate`.
 #[derive(Debug, clap::Args)]
@@ -47,6 +52,45 @@ pub struct Args {
 
     #[command(flatten)]
     pub threads: ThreadArgs,
+
+    /// Keep only puzzles whose ER (Sudoku Explainer rating, as `bulkdoku rate` gives
+    /// it) lies in MIN..MAX, both included (e.g. `7.0..8.0`, `9..`); classic rules only.
+    /// Candidates are made and rated in seed order: the same seed gives the same
+    /// puzzles on any number of threads.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_er_range)]
+    pub er: Option<(u8, u8)>,
+
+    /// With --er: give up after this many candidates (the range may be rare or empty).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, requires = "er")]
+    pub tries: u64,
+}
+
+/// `MIN..MAX` ratings in tenths (`7.0..8.0`, `7..8`; either side may be left out).
+fn parse_er_range(text: &str) -> Result<(u8, u8), String> {
+    let (lo, hi) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text:?}: expected MIN..MAX, e.g. 7.0..8.0"))?;
+    let tenths = |t: &str, default: u8| -> Result<u8, String> {
+        let t = t.trim();
+        if t.is_empty() {
+            return Ok(default);
+        }
+        let v: f64 = t
+            .parse()
+            .map_err(|_| format!("{t:?} is not a rating such as 7.2"))?;
+        let tenths = (v * 10.0).round();
+        if !(0.0..=255.0).contains(&tenths) || (v * 10.0 - tenths).abs() > 1e-6 {
+            return Err(format!(
+                "{t:?}: a rating from 0.0 to 25.5 in tenths, such as 7.2"
+            ));
+        }
+        Ok(tenths as u8)
+    };
+    let (lo, hi) = (tenths(lo, 0)?, tenths(hi, u8::MAX)?);
+    if lo > hi {
+        return Err(format!("{text:?}: MIN is above MAX"));
+    }
+    Ok((lo, hi))
 }
 
 /// Output formats of `generate`.
@@ -68,6 +112,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if grid_exists(rules) == Some(false) {
         bail!("--rules {rules}: no complete grid satisfies these rules together; no puzzle can be made");
     }
+    if args.er.is_some() && !rules.is_classic() {
+        bail!("--er rates classic Sudoku; it does not go with --rules {rules}");
+    }
     let pool = pipeline::thread_pool(args.threads.get())?;
     with_output(args.output.output.as_deref(), |out| {
         write_puzzles(&args, &pool, out)
@@ -82,7 +129,15 @@ fn write_puzzles(
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<()> {
     let rules = args.rules.rules;
-    let command = if rules.is_classic() {
+    let command = if let Some((lo, hi)) = args.er {
+        format!(
+            "bulkdoku generate -n {} --seed {} --er {}..{}",
+            args.count,
+            args.seed,
+            tenths_text(lo),
+            tenths_text(hi)
+        )
+    } else if rules.is_classic() {
         format!("bulkdoku generate -n {} --seed {}", args.count, args.seed)
     } else {
         format!(
@@ -109,6 +164,9 @@ fn write_puzzles(
             )?;
         }
         GenerateFormat::Csv => writeln!(out, "puzzle,solution,rules,regions")?,
+    }
+    if let Some(range) = args.er {
+        return write_rated(args, range, pool, out);
     }
     let mut next = 0u64;
     let seed = args.seed;
@@ -152,6 +210,69 @@ fn write_puzzles(
             },
         )
     })
+}
+
+/// Puzzles whose ER lies in `lo..=hi` (tenths): candidates `0, 1, 2...` of the seed,
+/// each generated and rated on the pool, kept in candidate order until there are
+/// enough (or `--tries` candidates were made).
+fn write_rated(
+    args: &Args,
+    (lo, hi): (u8, u8),
+    pool: &rayon::ThreadPool,
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<()> {
+    let (seed, total, tries, format) = (args.seed, args.count, args.tries, args.format);
+    let found = AtomicU64::new(0);
+    let mut next = 0u64;
+    pool.install(|| {
+        pipeline::ordered_map(
+            BATCH,
+            |batch: &mut Vec<u64>| -> anyhow::Result<()> {
+                batch.clear();
+                while batch.len() < BATCH && next < tries && found.load(Ordering::Relaxed) < total {
+                    batch.push(next);
+                    next += 1;
+                }
+                Ok(())
+            },
+            || (Solver::new(), Rater::new()),
+            |(solver, rater), &index| {
+                let mut rng = Rng::for_puzzle(seed, index);
+                let puzzle = generate::generate_one(solver, &mut rng);
+                let er = rater.rate(&puzzle, false).ok()?.er;
+                (lo..=hi).contains(&er).then(|| {
+                    let solution = match format {
+                        GenerateFormat::Csv => solver.solve(&puzzle, 1).first.unwrap_or(puzzle),
+                        GenerateFormat::Lines => puzzle,
+                    };
+                    Generated {
+                        puzzle,
+                        solution,
+                        regions: None,
+                    }
+                })
+            },
+            |_, made: &[Option<Generated>]| {
+                for one in made.iter().flatten() {
+                    if found.load(Ordering::Relaxed) < total {
+                        write_one(out, one, RuleSet::CLASSIC, format)?;
+                        found.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Ok(())
+            },
+        )
+    })?;
+    let found = found.into_inner();
+    if found < total {
+        bail!(
+            "found {found} of {total} puzzles with ER in {}..{} among {tries} candidates \
+             (--tries); the range may be rare: widen it or raise --tries",
+            tenths_text(lo),
+            tenths_text(hi)
+        );
+    }
+    Ok(())
 }
 
 /// One generated puzzle in `format`.

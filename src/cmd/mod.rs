@@ -19,6 +19,7 @@ pub mod checkpointing;
 pub mod completions;
 pub mod generate;
 pub mod man;
+pub mod rate;
 pub mod report;
 pub mod solve;
 pub mod verify;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Rate(args) => rate::run(args),
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Generate(args) => generate::run(args),

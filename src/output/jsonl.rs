@@ -1,4 +1,4 @@
-//! `solve` rows and `verify` findings as JSON Lines: one JSON object per row, one row
+//! `solve` rows, `verify` findings and `rate` rows as JSON Lines: one JSON object per row, one row
 //! per line, fields in the order of the CSV columns.
 //!
 //! The types are what a dataframe reader should get without being told: text (file
@@ -13,6 +13,7 @@
 
 use std::io::{self, Write};
 
+use super::ratings::{tenths_float, RateRow, RateSink, RATE_COLUMNS};
 use super::{FindingRow, FindingSink, Kept, SolveSink, BUFFER};
 use crate::grid::{Grid, CELLS};
 use crate::row::{SolveRow, SolvedRow, Status, SOLVE_COLUMNS};
@@ -240,6 +241,80 @@ impl<W: Write + Send> FindingSink for FindingsJsonl<W> {
     }
 }
 
+/// Writes `rate` rows as JSON Lines: [`RATE_COLUMNS`], then the kept columns; ratings
+/// are numbers (`7.2`), and `null` where a row has none, as are an empty
+/// `er_technique`, `steps` and `error`.
+pub struct RateJsonl<W: Write> {
+    lines: Lines<W>,
+    keys: Vec<Vec<u8>>,
+}
+
+impl<W: Write> RateJsonl<W> {
+    /// A writer over `out`, with `keep` fields after the fixed ones (their names must
+    /// differ from the fixed ones and each other: see [`super::rate_sink`]).
+    pub fn new(out: W, keep: &[String]) -> RateJsonl<W> {
+        let names = RATE_COLUMNS
+            .iter()
+            .copied()
+            .chain(keep.iter().map(String::as_str));
+        RateJsonl {
+            lines: Lines::new(out),
+            keys: keys(names),
+        }
+    }
+}
+
+impl<W: Write + Send> RateSink for RateJsonl<W> {
+    fn write(&mut self, row: &RateRow<'_>, kept: Kept<'_>) -> io::Result<()> {
+        let (lines, keys) = (&mut self.lines, &self.keys);
+        lines.key(&keys[0]);
+        lines.text(row.file);
+        lines.key(&keys[1]);
+        lines.number(row.line);
+        lines.key(&keys[2]);
+        lines.text(row.puzzle);
+        lines.key(&keys[3]);
+        lines.text(row.status.as_str());
+        let rating = row.rating;
+        for (i, value) in [
+            rating.map(|r| r.er),
+            rating.map(|r| r.ep),
+            rating.map(|r| r.ed),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            lines.key(&keys[4 + i]);
+            match value {
+                // One decimal, as serate prints it: the shortest text of the float.
+                Some(t) => serde_json::to_writer(&mut lines.pending, &tenths_float(t))
+                    .expect("writing into a Vec"),
+                None => lines.pending.extend_from_slice(b"null"),
+            }
+        }
+        lines.key(&keys[7]);
+        lines.text_or_null(rating.map_or("", |r| r.er_technique));
+        lines.key(&keys[8]);
+        match rating {
+            Some(r) => lines.number(u64::from(r.step_count)),
+            None => lines.pending.extend_from_slice(b"null"),
+        }
+        lines.key(&keys[9]);
+        lines.number(row.time_ns);
+        lines.key(&keys[10]);
+        lines.text_or_null(row.error);
+        for (key, value) in keys[RATE_COLUMNS.len()..].iter().zip(kept.iter()) {
+            lines.key(key);
+            lines.text(value);
+        }
+        lines.end_row()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.lines.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +425,46 @@ mod tests {
             assert_eq!(rows[1]["detail"], Value::Null);
             assert_eq!(rows[1]["kind"], "ok");
         }
+    }
+
+    #[test]
+    fn rate_rows_are_typed_with_nulls_where_there_is_no_rating() {
+        let rating = crate::output::ratings::tests::rating();
+        let rows = crate::output::ratings::tests::rows(&rating);
+        let mut w = RateJsonl::new(Vec::new(), &["id".to_string()]);
+        let fields = ["7".to_string()];
+        for row in &rows {
+            w.write(row, Kept::new(&fields, &[0])).unwrap();
+        }
+        w.flush().unwrap();
+        let text = String::from_utf8(w.lines.out.clone()).unwrap();
+        assert!(text
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"er\":7.2,\"ep\":1.2,\"ed\":0.9,"));
+        let rows = parse(&w.lines.out);
+        assert_eq!(
+            rows[0],
+            json!({
+                "file": "a, b.txt", "line": 3, "puzzle": PUZZLE, "status": "unique",
+                "er": 7.2, "ep": 1.2, "ed": 0.9,
+                "er_technique": "Forcing Chain, with \"quotes\"", "steps": 57,
+                "time_ns": 1234, "error": null, "id": "7"
+            })
+        );
+        let names: Vec<&String> = rows[0].as_object().unwrap().keys().collect();
+        assert_eq!(names.len(), RATE_COLUMNS.len() + 1);
+        for (row, status) in [(&rows[1], "unique"), (&rows[2], "invalid")] {
+            assert_eq!(row["status"], status);
+            for column in ["er", "ep", "ed", "er_technique", "steps"] {
+                assert_eq!(row[column], Value::Null, "{column}");
+            }
+            assert!(row["error"].is_string());
+        }
+        // And back through the reader of `rate` rows.
+        let back: crate::output::ratings::RatedRecord =
+            serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(back.tenths(), Some([72, 12, 9]));
     }
 }

@@ -8,6 +8,8 @@
 //!   way for every format.
 //! - [`FindingSink`]: the same for `verify`'s findings ([`findings`]), in CSV, JSON Lines
 //!   or Parquet.
+//! - [`RateSink`]: the same for `rate`'s rows ([`ratings`]), in CSV, JSON Lines or
+//!   Parquet.
 //! - [`file::Output`]: the one opener of an output, a file (never left half-written
 //!   under its final name) or standard output.
 //! - [`checkpoint`]: what a Parquet output can be recovered to after its run was
@@ -38,9 +40,11 @@ pub mod jsonl;
 pub mod parquet;
 #[cfg(feature = "parquet")]
 pub mod parquet_resume;
+pub mod ratings;
 
 pub use checkpoint::{recover_parquet, ParquetCheckpoint};
 pub use findings::{findings_sink, FindingRow, FindingSink};
+pub use ratings::{rate_sink, RateRow, RateSink};
 
 /// Buffer size of the output sink: large enough that a flush is rare.
 const BUFFER: usize = 256 * 1024;

@@ -1,4 +1,4 @@
-//! `solve` rows and `verify` findings as Parquet, through the `parquet` crate's Arrow
+//! `solve` rows, `verify` findings and `rate` rows as Parquet, through the `parquet` crate's Arrow
 //! writer (feature `parquet`).
 //!
 //! The schema is typed so that pandas, polars and DuckDB read it as it is meant:
@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use arrow_array::builder::{StringBuilder, UInt64Builder};
+use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnWriter, ArrowRowGroupWriterFactory};
@@ -43,6 +43,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, SchemaDescPtr};
 use rayon::prelude::*;
 
+use super::ratings::{tenths_float, RateRow, RateSink, RATE_COLUMNS};
 use super::{
     FindingRow, FindingSink, Kept, ParquetCheckpoint, ParquetCompression, ParquetOptions, SolveSink,
 };
@@ -108,6 +109,24 @@ pub fn findings_schema(with_file: bool) -> SchemaRef {
             _ => Field::new(name, DataType::Utf8, false),
         });
     Arc::new(Schema::new(fields.collect::<Vec<_>>()))
+}
+
+/// The Arrow schema of `rate`'s rows with `keep` columns after the fixed ones: ratings
+/// as nullable 64-bit floats (null where there is no rating), `steps` and the other
+/// counts as unsigned 64-bit integers.
+pub fn rate_schema(keep: &[String]) -> SchemaRef {
+    let mut fields: Vec<Field> = RATE_COLUMNS
+        .iter()
+        .map(|&name| match name {
+            "line" | "time_ns" => Field::new(name, DataType::UInt64, false),
+            "steps" => Field::new(name, DataType::UInt64, true),
+            "er" | "ep" | "ed" => Field::new(name, DataType::Float64, true),
+            "er_technique" | "error" => Field::new(name, DataType::Utf8, true),
+            _ => Field::new(name, DataType::Utf8, false),
+        })
+        .collect();
+    fields.extend(keep.iter().map(|k| Field::new(k, DataType::Utf8, false)));
+    Arc::new(Schema::new(fields))
 }
 
 /// A Parquet error as an I/O error: the one it wraps if it does (so that a closed pipe
@@ -738,5 +757,141 @@ impl FindingSink for FindingsParquet {
 
     fn checkpoint(&self) -> Option<Arc<ParquetCheckpoint>> {
         self.table.checkpoints.latest()
+    }
+}
+
+/// The columns of `rate`'s rows being gathered.
+struct RateColumns {
+    file: StringBuilder,
+    line: UInt64Builder,
+    puzzle: StringBuilder,
+    status: StringBuilder,
+    /// `er`, `ep`, `ed`.
+    ratings: [Float64Builder; 3],
+    er_technique: StringBuilder,
+    steps: UInt64Builder,
+    time_ns: UInt64Builder,
+    error: StringBuilder,
+    kept: Vec<StringBuilder>,
+}
+
+impl RateColumns {
+    fn new(n: usize, kept: usize) -> RateColumns {
+        RateColumns {
+            file: strings(n, 16),
+            line: UInt64Builder::with_capacity(n),
+            puzzle: strings(n, CELLS),
+            status: strings(n, 8),
+            ratings: std::array::from_fn(|_| Float64Builder::with_capacity(n)),
+            er_technique: strings(n, 16),
+            steps: UInt64Builder::with_capacity(n),
+            time_ns: UInt64Builder::with_capacity(n),
+            error: strings(n, 0),
+            kept: (0..kept).map(|_| strings(n, 8)).collect(),
+        }
+    }
+
+    /// The arrays, in schema order.
+    fn finish(mut self) -> Vec<ArrayRef> {
+        let mut columns: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.line.finish()),
+            Arc::new(self.puzzle.finish()),
+            Arc::new(self.status.finish()),
+        ];
+        columns.extend(
+            self.ratings
+                .iter_mut()
+                .map(|b| Arc::new(b.finish()) as ArrayRef),
+        );
+        columns.push(Arc::new(self.er_technique.finish()));
+        columns.push(Arc::new(self.steps.finish()));
+        columns.push(Arc::new(self.time_ns.finish()));
+        columns.push(Arc::new(self.error.finish()));
+        columns.extend(
+            self.kept
+                .iter_mut()
+                .map(|b| Arc::new(b.finish()) as ArrayRef),
+        );
+        columns
+    }
+}
+
+/// Writes `rate` rows as Parquet: [`rate_schema`].
+pub struct RateParquet {
+    table: Table,
+    columns: RateColumns,
+    rows: usize,
+}
+
+impl RateParquet {
+    /// A writer over `out`, with `keep` columns after the fixed ones and row groups of
+    /// `row_group_rows` rows.
+    pub fn new<W: Write + Send + 'static>(
+        out: W,
+        keep: &[String],
+        row_group_rows: usize,
+    ) -> io::Result<RateParquet> {
+        let distinct = [
+            ("line", Encoding::DELTA_BINARY_PACKED),
+            ("puzzle", Encoding::PLAIN),
+            ("time_ns", Encoding::DELTA_BINARY_PACKED),
+        ];
+        let options = ParquetOptions::default().row_group_rows(row_group_rows);
+        let table = Table::new(out, rate_schema(keep), &distinct, options)?;
+        Ok(RateParquet {
+            columns: RateColumns::new(table.batch_rows.min(1024), keep.len()),
+            rows: 0,
+            table,
+        })
+    }
+
+    fn write_batch(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        self.rows = 0;
+        let fresh = RateColumns::new(self.table.batch_rows.min(1024), self.columns.kept.len());
+        let full = std::mem::replace(&mut self.columns, fresh);
+        self.table.write(full.finish())
+    }
+}
+
+impl RateSink for RateParquet {
+    fn write(&mut self, row: &RateRow<'_>, kept: Kept<'_>) -> io::Result<()> {
+        let c = &mut self.columns;
+        c.file.append_value(row.file);
+        c.line.append_value(row.line);
+        c.puzzle.append_value(row.puzzle);
+        c.status.append_value(row.status.as_str());
+        let rating = row.rating;
+        let values = rating.map(|r| [r.er, r.ep, r.ed]);
+        for (i, builder) in c.ratings.iter_mut().enumerate() {
+            builder.append_option(values.map(|v| tenths_float(v[i])));
+        }
+        c.er_technique.append_option(rating.map(|r| r.er_technique));
+        c.steps
+            .append_option(rating.map(|r| u64::from(r.step_count)));
+        c.time_ns.append_value(row.time_ns);
+        c.error
+            .append_option(Some(row.error).filter(|e| !e.is_empty()));
+        for (builder, value) in c.kept.iter_mut().zip(kept.iter()) {
+            builder.append_value(value);
+        }
+        self.rows += 1;
+        if self.rows == self.table.batch_rows {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    /// Nothing to do, as for `solve`'s rows.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_batch()?;
+        self.table.finish()
     }
 }

@@ -335,7 +335,7 @@ fn read_parquet_run<R>(_data: R, name: &str) -> anyhow::Result<Vec<RunRow>> {
 
 /// Values of Arrow columns as a report takes them, whatever the writer's types.
 #[cfg(feature = "parquet")]
-mod arrow_read {
+pub(crate) mod arrow_read {
     use anyhow::{anyhow, bail};
     use arrow_array::cast::AsArray;
     use arrow_array::types::{

@@ -7,6 +7,8 @@ mod bench;
 mod faults;
 mod formats;
 mod generate;
+mod rate;
+mod rate_oracle;
 mod report;
 mod shards;
 mod shell;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Make tests/data/serate_ratings.csv: serate's ratings (ER, EP, ED, hardest technique) of
+# a sample of puzzles spanning ER 1.2 to 11+, the oracle `bulkdoku rate` is held against.
+#
+#   scripts/serate_ratings.sh select WORK     write the puzzle lists into WORK
+#   scripts/serate_ratings.sh rate WORK       rate each list with serate (hours: run it
+#                                             under nice, one thread; see below)
+#   scripts/serate_ratings.sh assemble WORK   write tests/data/serate_ratings.csv
+#
+# Needs serate built with `bash ../shared/peers/sukaku/build.sh SERATE` (SERATE defaults
+# to WORK/serate), Java 17, ../shared/data, and a release `bulkdoku` (BULKDOKU, default
+# target/release/bulkdoku) for the generated puzzles. The samples are fixed (every Nth
+# line), so a rerun selects the same puzzles. FORUM=N rates the first N puzzles of the
+# forum-hardest sample (about a minute each on one core; default 60); `assemble` takes
+# whatever each list's serate output holds, so a partial forum run can be assembled.
+set -euo pipefail
+cmd=${1:?usage: serate_ratings.sh select|rate|assemble WORK}
+work=${2:?usage: serate_ratings.sh select|rate|assemble WORK}
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+serate=${SERATE:-$work/serate}
+bulkdoku=${BULKDOKU:-$root/target/release/bulkdoku}
+forum=${FORUM:-60}
+mkdir -p "$work"
+
+# The lists, in the order `assemble` writes them: name, then how each was selected.
+lists="gen1000 c17 gen26 serg forum"
+
+# Puzzles of FILE (CR stripped, comment lines and anything not 81 cells dropped) on the
+# lines whose number among those puzzles is 1 modulo STEP, as "puzzle<TAB>source:line".
+sample() {
+    local file=$1 step=$2 name=$3
+    tr -d '\r' <"$file" | awk -v step="$step" -v name="$name" '
+        /^[0-9.]+$/ && length($0) == 81 { n++; if (n % step == 1 || step == 1) print $0 "\t" name ":" NR }'
+}
+
+case $cmd in
+select)
+    sample "$root/data/generated_1000.txt" 1 gen1000 >"$work/gen1000.src"
+    sample "$shared/data/puzzles2_17_clue" 123 17clue >"$work/c17.src"
+    sample "$shared/data/puzzles7_serg_benchmark" 17 serg >"$work/serg.src"
+    "$bulkdoku" generate -n 700 --seed 26 -o "$work/gen26.txt"
+    sample "$work/gen26.txt" 1 gen26 >"$work/gen26.src"
+    sample "$shared/data/puzzles5_forum_hardest_1905_11+" 812 forum | head -n "$forum" >"$work/forum.src"
+    for l in $lists; do cut -f1 "$work/$l.src" >"$work/$l.txt"; wc -l <"$work/$l.txt" | sed "s/^/$l: /"; done
+    ;;
+rate)
+    for l in $lists; do
+        nice -n 10 java -cp "$serate" diuf.sudoku.test.serate --threads=1 \
+            --format="%g,%r,%p,%d,%e,%R" --input="$work/$l.txt" >"$work/$l.csv"
+    done
+    ;;
+assemble)
+    out=$root/tests/data/serate_ratings.csv
+    body=$out.body
+    for l in $lists; do
+        [ -s "$work/$l.csv" ] || continue
+        # serate prints the puzzles in input order: its rows are joined to their sources
+        # line by line (and checked to be the same puzzles).
+        paste -d '\t' <(head -n "$(wc -l <"$work/$l.csv")" "$work/$l.src") "$work/$l.csv"
+    done | awk -F '\t' '
+        {
+            split($3, f, ",")
+            if (f[1] != $1) { print "serate row out of order: " $0 > "/dev/stderr"; exit 1 }
+            if (seen[$1]++) next
+            tech = substr($3, length(f[1] f[2] f[3] f[4] f[5]) + 6)
+            if (tech ~ /[",]/) { gsub(/"/, "\"\"", tech); tech = "\"" tech "\"" }
+            print $1 "," f[2] "," f[3] "," f[4] "," tech "," $2
+        }' >"$body"
+    {
+        cat <<'EOF'
+# serate's ratings of puzzles spanning ER 1.2 to 11+: the oracle of `bulkdoku rate`.
+# Rater: serate, the command-line rater of Sukaku Explainer (SudokuMonster/SukakuExplainer
+# commit 362854e, LGPL; source in ../shared/peers/sukaku, built by its build.sh with
+# javac 17), default options (its default technique set), run as
+#   java -cp build diuf.sudoku.test.serate --threads=1 --format="%g,%r,%p,%d,%e,%R" --input=FILE
+# Columns: puzzle; er, ep, ed as serate prints them (%r, %p, %d); er_technique (%R, the
+# hardest step's technique); source (key:line, the puzzle's 1-based line in its file).
+# serate's elapsed time (%e) is left out: a figure of the machine, not of the puzzle.
+# Puzzles (selected by scripts/serate_ratings.sh; a puzzle already listed is not
+# repeated), by the source key before the line number:
+#   gen1000  data/generated_1000.txt: all 1,000 (bulkdoku generate -n 1000 --seed 1)
+#   17clue   ../shared/data/puzzles2_17_clue: every 123rd puzzle (400)
+#   gen26    bulkdoku generate -n 700 --seed 26: all 700 (lines of its output)
+#   serg     ../shared/data/puzzles7_serg_benchmark: every 17th puzzle (589), those
+#            serate finished in the time it had (minutes of one core each)
+#   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (60),
+#            those serate finished in the time it had (minutes of one core each)
+EOF
+        echo "# Rated: $(awk -F, '{ sub(/:.*/, "", $NF); n[$NF]++; if (!($NF in at)) { at[$NF] = k++; key[k - 1] = $NF } }
+            END { for (i = 0; i < k; i++) printf "%s%s %d", (i ? ", " : ""), key[i], n[key[i]] }' "$body")."
+        echo "puzzle,er,ep,ed,er_technique,source"
+        cat "$body"
+    } >"$out.tmp"
+    rm "$body"
+    mv "$out.tmp" "$out"
+    echo "wrote $out: $(grep -vc '^#' "$out") lines"
+    ;;
+*)
+    echo "unknown command $cmd" >&2
+    exit 2
+    ;;
+esac

@@ -118,13 +118,10 @@ fn the_serate_ratings_file_spans_the_scale() {
     assert!(table.column("status").iter().all(|s| *s == "unique"));
 }
 
-/// ENABLE AT MERGE (needs the rating engine of branch `rate`; on this branch the rater
-/// is a placeholder that rates nothing). `bulkdoku rate` on every puzzle of the
-/// ratings file, held against serate's ER, EP and ED, agreement printed per ER band
+/// `bulkdoku rate` on every puzzle of the ratings file, held against serate's ER, EP and ED, agreement printed per ER band
 /// (run with `--nocapture` to see it); fails below the Must: ER exact on >= 99 %
 /// of the puzzles serate rates <= 9.0, EP and ED exact on >= 99 % of all.
 #[test]
-#[ignore = "needs the rating engine (branch `rate`): enable when it is merged"]
 fn ratings_agree_with_serate() {
     let rows = oracle();
     let dir = Workdir::new();

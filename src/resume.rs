@@ -10,10 +10,10 @@
 //! `--resume` reads it back, refuses when the inputs or the options differ, keeps the
 //! output's whole rows and drops a torn tail (`solve`: rows read back with
 //! [`solve_rows_done`] for CSV, [`solve_jsonl_rows_done`] for JSON Lines; `verify`: cut
-//! at its last checkpoint), skips the records done and appends the rest. A Parquet
-//! output is not resumed: its row groups are indexed by a footer at the end of the
-//! file, which a killed run never wrote and an appended row group would have to
-//! replace.
+//! at its last checkpoint), skips the records done and appends the rest. A `solve`
+//! Parquet output, whose row groups are indexed by a footer at the end of the file, keeps
+//! a checkpoint of its closed row groups in the record ([`RunRecord::parquet`]): the file
+//! is cut back to it and written again (see `crate::output::checkpoint`).
 
 use std::collections::BTreeMap;
 use std::fs::File;

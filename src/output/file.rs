@@ -426,7 +426,10 @@ impl Output {
         Ok(match &self.target {
             Target::Stdout => Box::new(io::stdout()),
             Target::Special(file) => Box::new(file.try_clone()?),
-            Target::File { file, partial, .. } => self.ops.writer(file.try_clone()?, partial),
+            Target::File { file, partial, .. } => Box::new(EarlySync::new(
+                self.ops.writer(file.try_clone()?, partial),
+                file.try_clone()?,
+            )),
         })
     }
 
@@ -561,6 +564,56 @@ impl Output {
             .with_context(|| format!("cannot sync the directory of {}", partial.display()))?;
         drop(lock);
         Ok(Some((partial, kept)))
+    }
+}
+
+/// Bytes written between two early flushes of a file output to the disk.
+const EARLY_SYNC_BYTES: u64 = 32 << 20;
+
+/// A file writer that has the disk take the data in the background as it is written
+/// (`fdatasync` on a thread of its own every [`EARLY_SYNC_BYTES`]), so that the sync
+/// of the commit finds little left to write and the run does not wait for a whole
+/// output's worth of disk writes at its end. Errors there are left to that sync.
+struct EarlySync {
+    inner: Box<dyn Write + Send>,
+    since: u64,
+    kick: Option<std::sync::mpsc::SyncSender<()>>,
+}
+
+impl EarlySync {
+    fn new(inner: Box<dyn Write + Send>, file: File) -> EarlySync {
+        let (kick, kicked) = std::sync::mpsc::sync_channel::<()>(1);
+        let spawned = std::thread::Builder::new()
+            .name("bulkdoku-sync".into())
+            .spawn(move || {
+                for () in kicked {
+                    let _ = file.sync_data();
+                }
+            });
+        EarlySync {
+            inner,
+            since: 0,
+            kick: spawned.is_ok().then_some(kick),
+        }
+    }
+}
+
+impl Write for EarlySync {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.since += n as u64;
+        if self.since >= EARLY_SYNC_BYTES {
+            self.since = 0;
+            if let Some(kick) = &self.kick {
+                // A sync still running takes this data too: no need to queue another.
+                let _ = kick.try_send(());
+            }
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -23,6 +23,8 @@ fn subcommands(dir: &Workdir) -> Vec<String> {
     let names: Vec<String> = list
         .lines()
         .take_while(|line| line.starts_with("  "))
+        // A name is indented by two spaces; a wrapped description, by more.
+        .filter(|line| !line.starts_with("   "))
         .filter_map(|line| line.split_whitespace().next())
         .filter(|&name| name != "help")
         .map(String::from)

@@ -602,7 +602,9 @@ fn an_unclosed_csv_quote_is_an_error_at_its_line_in_bounded_memory() {
     let err = stderr(&out);
     assert!(err.contains("quote.csv.gz:3: broken CSV"), "{err}");
     assert!(err.contains("quote"), "{err}");
-    let rows = Table::parse(&std::fs::read_to_string(dir.file("q.csv")).unwrap());
+    // A failed run keeps its rows aside, the final name untouched.
+    assert!(!dir.file("q.csv").exists());
+    let rows = Table::parse(&std::fs::read_to_string(dir.file("q.csv.partial")).unwrap());
     assert_eq!(rows.column("line"), ["2"]);
 }
 

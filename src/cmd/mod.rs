@@ -219,6 +219,31 @@ pub enum Ending {
 }
 
 impl Opened {
+    /// End the run that `run` reports: failed when it is an error, interrupted when
+    /// `interrupted` says so, else complete (see [`Opened::end`]). Returns the report and
+    /// the records kept by an interrupted run.
+    pub fn end_run<R>(
+        self,
+        run: anyhow::Result<R>,
+        interrupted: impl FnOnce(&R) -> bool,
+        whole: impl FnOnce(&mut File) -> anyhow::Result<(u64, u64)>,
+    ) -> anyhow::Result<(R, Option<u64>)> {
+        match run {
+            Err(err) => {
+                self.end(Ending::Failed(err), whole)?;
+                unreachable!("a failed run ends in an error");
+            }
+            Ok(report) if interrupted(&report) => {
+                let kept = self.end(Ending::Interrupted, whole)?;
+                Ok((report, kept))
+            }
+            Ok(report) => {
+                self.end(Ending::Complete, whole)?;
+                Ok((report, None))
+            }
+        }
+    }
+
     /// End the run, its writer flushed (or failed): a complete run's output is
     /// committed and its run record forgotten; any other run leaves the final name as
     /// it was and keeps its whole rows in `.partial` beside the run record, so that

@@ -21,7 +21,7 @@ use bulkdoku::solving::check_keep;
 use bulkdoku::units::{duration, human_rate, rate};
 
 use crate::cli::{self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, ThreadArgs};
-use crate::cmd::{open_output, Ending};
+use crate::cmd::open_output;
 use crate::progress::Bar;
 use crate::signals::Signals;
 
@@ -161,20 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Parquet => Ok((0, file.metadata()?.len())),
         _ => solve_rows_done(file, header_written, false),
     };
-    let (report, kept) = match report {
-        Err(err) => {
-            opened.end(Ending::Failed(err), whole)?;
-            unreachable!("a failed run ends in an error");
-        }
-        Ok(report) if report.summary.interrupted => {
-            let kept = opened.end(Ending::Interrupted, whole)?;
-            (report, kept)
-        }
-        Ok(report) => {
-            opened.end(Ending::Complete, whole)?;
-            (report, None)
-        }
-    };
+    let (report, kept) = opened.end_run(report, |r| r.summary.interrupted, whole)?;
     if !args.progress.quiet {
         if skipped > 0 {
             crate::say!("bulkdoku: resumed after {skipped} records done before");

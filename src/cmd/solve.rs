@@ -21,7 +21,7 @@ use crate::cli::{
     self, InputArgs, OutputArgs, OutputFormatArg, ParquetArgs, ProgressArgs, RulesArgs, ThreadArgs,
 };
 use crate::cmd::checkpointing::{parquet_rows_done, replay_aside, Checkpointing};
-use crate::cmd::{open_output_with, Continue, Ending};
+use crate::cmd::{open_output_with, Continue};
 use crate::progress::Bar;
 use crate::signals::Signals;
 
@@ -200,21 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Parquet => parquet_rows_done(file, saved.as_deref()),
         _ => solve_rows_done(file, starts_with_header, all_solutions),
     };
-    let report = match report {
-        Err(err) => {
-            opened.end(Ending::Failed(err), whole)?;
-            unreachable!("a failed run ends in an error");
-        }
-        Ok(report) if report.summary.interrupted => {
-            let kept = opened.end(Ending::Interrupted, whole)?;
-            (report, kept)
-        }
-        Ok(report) => {
-            opened.end(Ending::Complete, whole)?;
-            (report, None)
-        }
-    };
-    let (report, kept) = report;
+    let (report, kept) = opened.end_run(report, |r| r.summary.interrupted, whole)?;
     if let Some(stop) = report.strict_stop {
         crate::say!("bulkdoku: {}:{}: {}", stop.file, stop.line, stop.reason);
         return Ok(ExitCode::from(1));

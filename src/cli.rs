@@ -154,7 +154,29 @@ pub struct OutputArgs {
     pub output: Option<PathBuf>,
 }
 
-/// How a Parquet output is laid out; shared by `solve` and `verify`.
+/// How rows go out, for the commands that write one row per record (`solve`, `rate`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct RowsArgs {
+    /// Output format [default: by -o's extension (.parquet, .jsonl, .ndjson), else csv].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormatArg>,
+
+    /// Leave out the CSV header row (to concatenate the outputs of shards); JSON Lines
+    /// and Parquet have no header row, and ignore it.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Continue the interrupted run that wrote -o FILE: keep its whole rows, skip the
+    /// records done, append the rest (same inputs and options required).
+    #[arg(long)]
+    pub resume: bool,
+
+    /// Records per parallel batch (tuning and tests; the default suits most inputs).
+    #[arg(long, hide = true, value_name = "N", default_value_t = bulkdoku::dataset::BATCH_SIZE)]
+    pub batch_size: usize,
+}
+
+/// How a Parquet output is laid out; shared by `solve`, `verify` and `rate`.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct ParquetArgs {
     /// Parquet page compression: zstd (smallest), lz4 or snappy (faster), none

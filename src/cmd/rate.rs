@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use bulkdoku::dataset::{check_inputs, Driver, BATCH_SIZE};
+use bulkdoku::dataset::{check_inputs, Driver};
 use bulkdoku::output::ratings::{check_rate_sink, tenths_text};
 use bulkdoku::output::{self, rate_sink, OutputFormat};
 use bulkdoku::rating::{rate_dataset, RateReport};
@@ -20,7 +20,7 @@ use bulkdoku::rules::RuleSet;
 use bulkdoku::solving::check_keep;
 use bulkdoku::units::{duration, human_rate, rate};
 
-use crate::cli::{self, InputArgs, OutputArgs, OutputFormatArg, ProgressArgs, ThreadArgs};
+use crate::cli::{self, InputArgs, OutputArgs, ParquetArgs, ProgressArgs, RowsArgs, ThreadArgs};
 use crate::cmd::open_output;
 use crate::progress::Bar;
 use crate::signals::Signals;
@@ -30,6 +30,7 @@ Examples:
   bulkdoku rate puzzles.txt -o rated.csv         one row per puzzle, all cores
   bulkdoku rate a.txt b.csv.gz -j 2              several files (see the `file` column)
   bulkdoku rate puzzles.txt -o rated.parquet     typed columns (ratings as floats, nulls)
+  bulkdoku rate p.txt -o r.parquet --compression lz4   a faster codec than zstd
   bulkdoku rate big.txt -o rated.jsonl --resume  continue an interrupted run
   bulkdoku report rated.csv --plot er.svg        the ER distribution of a rated dataset
 
@@ -61,28 +62,11 @@ pub struct Args {
     #[arg(long, value_name = "COLUMNS", value_delimiter = ',')]
     pub keep: Vec<String>,
 
-    /// Output format [default: by -o's extension (.parquet, .jsonl, .ndjson), else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutputFormatArg>,
+    #[command(flatten)]
+    pub rows: RowsArgs,
 
-    /// Leave out the CSV header row (to concatenate the outputs of shards); JSON Lines
-    /// and Parquet have no header row, and ignore it.
-    #[arg(long)]
-    pub no_header: bool,
-
-    /// Continue the interrupted run that wrote -o FILE: keep its whole rows, skip the
-    /// records done, append the rest (same inputs and options required).
-    #[arg(long)]
-    pub resume: bool,
-
-    /// Records per parallel batch (tuning and tests).
-    #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
-    pub batch_size: usize,
-
-    /// Rows per Parquet row group (tuning and tests).
-    #[arg(long, hide = true, value_name = "N", default_value_t = output::ROW_GROUP_ROWS,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
-    pub row_group_rows: usize,
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
 }
 
 /// Run `bulkdoku rate`.
@@ -94,18 +78,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .cloned()
         .collect();
     let format = cli::output_format(
-        args.output_format.map(OutputFormat::from),
+        args.rows.output_format.map(OutputFormat::from),
         args.output.output.as_deref(),
     )?;
     match format {
         OutputFormat::Grid => bail!("rate writes CSV, JSON Lines or Parquet, not grids"),
-        OutputFormat::Parquet if args.resume => bail!(
+        OutputFormat::Parquet if args.rows.resume => bail!(
             "--resume cannot continue a Parquet output (its footer is written last); \
              run again without --resume, or write JSON Lines (-o FILE.jsonl) for runs \
              that may need resuming"
         ),
         _ => {}
     }
+    let parquet = args.parquet.options(format)?;
 
     // Everything is checked before the output is touched.
     let inputs = args.input.inputs();
@@ -115,13 +100,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         check_keep(source, &keep)?;
     }
     check_rate_sink(format, &keep)?;
-    let header = !args.no_header;
+    let header = !args.rows.no_header;
     let header_written = header;
     let mut opened = open_output(
         args.output.output.as_deref(),
         &inputs,
         || RunRecord::new("rate", run_options(&args, &keep, format), &inputs),
-        args.resume,
+        args.rows.resume,
         // One row per record: the rows whole so far are the records done.
         |file, _| match format {
             OutputFormat::Jsonl => solve_jsonl_rows_done(file, false),
@@ -136,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A resumed output already has its header.
     let header = header && opened.output.is_empty()?;
     let writer = output::buffered(opened.output.writer()?);
-    let mut sink = rate_sink(format, writer, &keep, header, args.row_group_rows)?;
+    let mut sink = rate_sink(format, writer, &keep, header, parquet)?;
 
     let signals = Signals::install();
     let progress = Bar::new(
@@ -146,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let driver = Driver::new(inputs, input_options)
         .threads(args.threads.get())
-        .batch_size(args.batch_size)
+        .batch_size(args.rows.batch_size)
         .progress(progress)
         .stop_flag(signals.flag())
         .skip(opened.skip);
@@ -195,7 +180,7 @@ fn run_options(args: &Args, keep: &[String], format: OutputFormat) -> BTreeMap<S
         ("--column", input.column.clone().unwrap_or_default()),
         ("--line-offset", input.line_offset.to_string()),
         ("--output-format", format!("{format:?}")),
-        ("--no-header", args.no_header.to_string()),
+        ("--no-header", args.rows.no_header.to_string()),
         (
             "--regions-column",
             input.regions_column.clone().unwrap_or_default(),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use bulkdoku::dataset::{check_inputs, Driver, Source, Summary, BATCH_SIZE};
+use bulkdoku::dataset::{check_inputs, Driver, Source, Summary};
 use bulkdoku::output::file::partial_path;
 use bulkdoku::output::{self, OutputFormat};
 use bulkdoku::resume::{grid_records_done, solve_jsonl_rows_done, solve_rows_done, RunRecord};
@@ -18,7 +18,7 @@ use bulkdoku::solving::{check_keep, solve_dataset, SolveConfig, SolveOptions, Ta
 use bulkdoku::units::{duration, human_rate, rate};
 
 use crate::cli::{
-    self, InputArgs, OutputArgs, OutputFormatArg, ParquetArgs, ProgressArgs, RulesArgs, ThreadArgs,
+    self, InputArgs, OutputArgs, ParquetArgs, ProgressArgs, RowsArgs, RulesArgs, ThreadArgs,
 };
 use crate::cmd::checkpointing::{parquet_rows_done, replay_aside, Checkpointing};
 use crate::cmd::{open_output_with, Continue};
@@ -81,23 +81,8 @@ pub struct Args {
     #[arg(long)]
     pub all_solutions: bool,
 
-    /// Output format [default: by -o's extension (.parquet, .jsonl, .ndjson), else csv].
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutputFormatArg>,
-
-    /// Leave out the CSV header row (to concatenate the outputs of shards); JSON Lines
-    /// and Parquet have no header row, and ignore it.
-    #[arg(long)]
-    pub no_header: bool,
-
-    /// Continue the interrupted run that wrote -o FILE: keep its whole rows, skip the
-    /// records done, append the rest (same inputs and options required).
-    #[arg(long)]
-    pub resume: bool,
-
-    /// Records per parallel batch (tuning and tests; the default suits most inputs).
-    #[arg(long, hide = true, value_name = "N", default_value_t = BATCH_SIZE)]
-    pub batch_size: usize,
+    #[command(flatten)]
+    pub rows: RowsArgs,
 
     #[command(flatten)]
     pub parquet: ParquetArgs,
@@ -123,12 +108,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .strict(args.strict);
     let format = cli::output_format(
-        args.output_format.map(OutputFormat::from),
+        args.rows.output_format.map(OutputFormat::from),
         args.output.output.as_deref(),
     )?;
     let parquet = args.parquet.options(format)?;
     match format {
-        OutputFormat::Grid if args.resume => {
+        OutputFormat::Grid if args.rows.resume => {
             bail!("--resume continues CSV or JSON Lines output; grid pictures cannot be read back")
         }
         _ => {}
@@ -146,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config = config
         .variant_columns(!rules.is_classic() || sources.iter().flatten().any(has_variant_columns));
     output::check_solve_sink(format, &config.extra_columns())?;
-    let header = !args.no_header;
+    let header = !args.rows.no_header;
     let starts_with_header = header;
     let all_solutions = args.all_solutions;
     let continued = match format {
@@ -163,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.output.output.as_deref(),
         &inputs,
         || RunRecord::new("solve", run_options(&args, limit, format), &inputs),
-        args.resume,
+        args.rows.resume,
         continued,
     )?;
     // A resumed output already has its header.
@@ -184,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let driver = Driver::new(inputs, input_options)
         .threads(args.threads.get())
-        .batch_size(args.batch_size)
+        .batch_size(args.rows.batch_size)
         .progress(progress)
         .stop_flag(signals.flag())
         .skip(opened.skip);
@@ -250,7 +235,7 @@ fn run_options(args: &Args, limit: u64, format: OutputFormat) -> BTreeMap<String
         ("--column", input.column.clone().unwrap_or_default()),
         ("--line-offset", input.line_offset.to_string()),
         ("--output-format", format!("{format:?}")),
-        ("--no-header", args.no_header.to_string()),
+        ("--no-header", args.rows.no_header.to_string()),
         ("--rules", args.rules.rules.to_string()),
         (
             "--regions-column",

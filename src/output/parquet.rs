@@ -825,19 +825,18 @@ pub struct RateParquet {
 }
 
 impl RateParquet {
-    /// A writer over `out`, with `keep` columns after the fixed ones and row groups of
-    /// `row_group_rows` rows.
+    /// A writer over `out`, with `keep` columns after the fixed ones, laid out as
+    /// `options` say (codec, rows per row group).
     pub fn new<W: Write + Send + 'static>(
         out: W,
         keep: &[String],
-        row_group_rows: usize,
+        options: ParquetOptions,
     ) -> io::Result<RateParquet> {
         let distinct = [
             ("line", Encoding::DELTA_BINARY_PACKED),
             ("puzzle", Encoding::PLAIN),
             ("time_ns", Encoding::DELTA_BINARY_PACKED),
         ];
-        let options = ParquetOptions::default().row_group_rows(row_group_rows);
         let table = Table::new(out, rate_schema(keep), &distinct, options)?;
         Ok(RateParquet {
             columns: RateColumns::new(table.batch_rows.min(1024), keep.len()),

@@ -150,24 +150,22 @@ pub fn check_rate_sink(format: OutputFormat, keep: &[String]) -> anyhow::Result<
 }
 
 /// A sink of `format` over `out`, with `keep` column names after the fixed ones, a CSV
-/// header row unless not `header`, Parquet row groups of `row_group_rows` rows.
+/// header row unless not `header`, Parquet laid out as `parquet` says.
 pub fn rate_sink<W: Write + Send + 'static>(
     format: OutputFormat,
     out: W,
     keep: &[String],
     header: bool,
-    row_group_rows: usize,
+    parquet: super::ParquetOptions,
 ) -> anyhow::Result<Box<dyn RateSink>> {
     check_rate_sink(format, keep)?;
     Ok(match format {
         OutputFormat::Csv => Box::new(RateCsv::new(out, keep, header)?),
         OutputFormat::Jsonl => Box::new(super::jsonl::RateJsonl::new(out, keep)),
         #[cfg(feature = "parquet")]
-        OutputFormat::Parquet => {
-            Box::new(super::parquet::RateParquet::new(out, keep, row_group_rows)?)
-        }
+        OutputFormat::Parquet => Box::new(super::parquet::RateParquet::new(out, keep, parquet)?),
         _ => {
-            let _ = row_group_rows;
+            let _ = parquet;
             unreachable!("refused by check_rate_sink")
         }
     })

@@ -1039,6 +1039,8 @@ fn a_codec_for_an_output_that_is_not_parquet_is_refused() {
             vec!["verify", "other.txt", "--output-format", "jsonl"],
             "JSON Lines",
         ),
+        (vec!["rate", "other.txt", "-o", "x.csv"], "CSV"),
+        (vec!["rate", "other.txt", "-o", "x.jsonl"], "JSON Lines"),
     ] {
         let mut all = args.clone();
         all.extend(["--compression", "lz4"]);

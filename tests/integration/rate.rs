@@ -266,21 +266,46 @@ fn json_lines_are_typed_with_nulls_and_match_the_csv() {
 #[cfg(feature = "parquet")]
 #[test]
 fn parquet_columns_are_typed_with_nulls_and_match_the_csv() {
+    // The default codec (zstd) and each one `--compression` names: the same rows.
+    for codec in [None, Some("lz4"), Some("snappy"), Some("none")] {
+        rate_parquet_matches_the_csv(codec);
+    }
+}
+
+/// [`parquet_columns_are_typed_with_nulls_and_match_the_csv`] for one codec: every
+/// column chunk compressed by it (zstd when `None`).
+#[cfg(feature = "parquet")]
+fn rate_parquet_matches_the_csv(codec: Option<&str>) {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float64Type, UInt64Type};
     use arrow_array::{Array, RecordBatch};
     use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::basic::Compression;
 
     let dir = Workdir::new();
     let input = [UNIQUE, EMPTY, "12.4", UNIQUE].join("\n") + "\n";
     dir.create("p.txt", &input);
-    assert_exit(&dir.run(&["rate", "-q", "p.txt", "-o", "r.parquet"]), 0);
+    let mut args = vec!["rate", "-q", "p.txt", "-o", "r.parquet"];
+    args.extend(codec.iter().flat_map(|c| ["--compression", c]));
+    assert_exit(&dir.run(&args), 0);
     assert_exit(&dir.run(&["rate", "-q", "p.txt", "-o", "r.csv"]), 0);
     let csv = Table::parse(&std::fs::read_to_string(dir.file("r.csv")).unwrap());
     let file = std::fs::File::open(dir.file("r.parquet")).unwrap();
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
     let schema = builder.schema().clone();
+    for group in builder.metadata().row_groups() {
+        for chunk in group.columns() {
+            let found = match chunk.compression() {
+                Compression::ZSTD(_) => "zstd",
+                Compression::LZ4_RAW => "lz4",
+                Compression::SNAPPY => "snappy",
+                Compression::UNCOMPRESSED => "none",
+                _ => "another codec",
+            };
+            assert_eq!(found, codec.unwrap_or("zstd"), "{}", chunk.column_path());
+        }
+    }
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     assert_eq!(names, COLUMNS);
     for field in schema.fields() {

@@ -28,6 +28,7 @@
 
 use crate::grid::Grid;
 
+mod aligned;
 mod board;
 mod chains;
 mod driver;

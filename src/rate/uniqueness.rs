@@ -220,7 +220,66 @@ impl LoopSearch<'_> {
                     }
                     self.offer(hint, 3);
                 }
+                if degree * 2 < empty {
+                    self.type3_hidden(c1, c2, extra, h, degree, base, rect);
+                }
             }
+        }
+    }
+
+    /// Type 3 with a hidden set: the loop's two digits and `degree - 2` digits of
+    /// neither extra cell have, in house `h` and leaving out `c2`, `degree` positions
+    /// in all; those cells (bar `c1`) keep only the set's digits. Rated the loop's
+    /// difficulty + 0.1 per position beyond two.
+    #[allow(clippy::too_many_arguments)]
+    fn type3_hidden(
+        &mut self,
+        c1: usize,
+        c2: usize,
+        extra: u16,
+        h: usize,
+        degree: u32,
+        base: u8,
+        rect: bool,
+    ) {
+        let b = self.b;
+        let pair = self.pair;
+        let rem = 0x1ff & !pair & !extra;
+        let area = HOUSE_MASK[h] & !(1u128 << c2);
+        for pick in combos(degree - 2) {
+            // `pick` indexes the digits of `rem` in increasing order
+            let mut digits = pair;
+            let mut k = 0;
+            let mut ok = true;
+            for d in super::board::bits(rem as u32) {
+                if pick >> k & 1 != 0 {
+                    digits |= 1 << d;
+                }
+                k += 1;
+            }
+            if pick >> k != 0 {
+                continue;
+            }
+            let mut union: Cells = 0;
+            for d in super::board::bits(digits as u32) {
+                let p = b.digit[d] & area;
+                if p == 0 {
+                    ok = false;
+                    break;
+                }
+                union |= p;
+            }
+            if !ok || union.count_ones() != degree {
+                continue;
+            }
+            let others = union & !(1u128 << c1);
+            let mut hint = Hint::new(name(rect, 3), base + (others.count_ones() as u8 - 1));
+            for di in 0..9 {
+                if digits >> di & 1 == 0 {
+                    hint.elim[di] = others & b.digit[di];
+                }
+            }
+            self.offer(hint, 3);
         }
     }
 

@@ -19,6 +19,8 @@ pub struct Link {
     /// every position of the digit in the house
     positions: Cells,
     grouped: bool,
+    /// the houses holding all of each end (bit `h`)
+    within: [u32; 2],
 }
 
 /// Houses with more positions than this give no link (Sudoku Explainer's limit).
@@ -29,12 +31,28 @@ fn house_type(h: usize) -> u8 {
     (h / 9) as u8
 }
 
-/// The house (column, row or box, in that order) holding every cell of `set`, if any.
-fn shared_house(set: Cells) -> Option<usize> {
+/// The houses holding every cell of `set` (bit `h` for house `h`).
+fn within(set: Cells) -> u32 {
     let c = set.trailing_zeros() as usize;
-    [18 + c % 9, 9 + c / 9, (c / 27) * 3 + (c % 9) / 3]
-        .into_iter()
-        .find(|&h| set & !HOUSE_MASK[h] == 0)
+    let mut m = 0;
+    for h in [(c / 27) * 3 + (c % 9) / 3, 9 + c / 9, 18 + c % 9] {
+        if set & !HOUSE_MASK[h] == 0 {
+            m |= 1 << h;
+        }
+    }
+    m
+}
+
+/// Of the houses in `m`, the one Sudoku Explainer names first: a column, then a row,
+/// then a box.
+fn first_house(m: u32) -> usize {
+    if m >> 18 != 0 {
+        31 - m.leading_zeros() as usize
+    } else if m >> 9 != 0 {
+        31 - m.leading_zeros() as usize
+    } else {
+        m.trailing_zeros() as usize
+    }
 }
 
 /// The strong links of one digit in house `h`, pushed to `out`.
@@ -48,7 +66,7 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
         let a = pos.trailing_zeros() as usize;
         let b = 127 - pos.leading_zeros() as usize;
         // a box's two positions in one line: that line's link, not the box's
-        if h < 9 && shared_house(pos).is_some_and(|s| s >= 9) {
+        if h < 9 && within(pos) >> 9 != 0 {
             return;
         }
         out.push(Link {
@@ -56,6 +74,7 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
             ends: [1u128 << a, 1u128 << b],
             positions: pos,
             grouped: false,
+            within: [within(1u128 << a), within(1u128 << b)],
         });
         return;
     }
@@ -115,17 +134,16 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
             ends: [a, b],
             positions: pos,
             grouped: true,
+            within: [within(a), within(b)],
         })
     };
     match (blade1.count_ones() == 1, blade2.count_ones() == 1) {
         // one blade a single cell: the other blade with the heart is the group
         (true, false) => push(g1, g2 | heart_cell),
         (false, true) => push(g2, g1 | heart_cell),
-        // both single (the heart holds the digit): either blade with the heart
-        (true, true) => {
-            push(g1, g2 | heart_cell);
-            push(g2, g1 | heart_cell);
-        }
+        // both single (the heart holds the digit): Sudoku Explainer keeps one link,
+        // the second blade alone against the first with the heart
+        (true, true) => push(g2, g1 | heart_cell),
         // both groups; the heart, when it holds the digit, goes with each
         (false, false) => push(g1 | heart_pos, g2 | heart_pos),
     }
@@ -218,24 +236,37 @@ impl Search<'_> {
         self.links[i].ends[entry ^ exit as usize]
     }
 
+    fn end_within(&self, k: usize, exit: bool) -> u32 {
+        let (i, entry) = self.chain[k];
+        self.links[i].within[entry ^ exit as usize]
+    }
+
     fn extend(&mut self, depth: usize, used: Cells) {
         if depth == self.n {
             self.complete();
             return;
         }
-        let exit = self.end(depth - 1, true);
-        for j in 0..self.links.len() {
-            let l = self.links[j];
+        let exit = self.end_within(depth - 1, true);
+        // a chain and its reverse are one: the last link comes after the first
+        let from = if depth + 1 == self.n {
+            self.chain[0].0 + 1
+        } else {
+            0
+        };
+        for j in from..self.links.len() {
+            let l = &self.links[j];
             if l.positions & used != 0 {
                 continue;
             }
+            let positions = l.positions;
             for entry in 0..2 {
-                let Some(sh) = shared_house(exit | l.ends[entry]) else {
+                let common = exit & self.links[j].within[entry];
+                if common == 0 {
                     continue;
-                };
+                }
                 self.chain[depth] = (j, entry);
-                self.shared[depth - 1] = sh;
-                self.extend(depth + 1, used | l.positions);
+                self.shared[depth - 1] = first_house(common);
+                self.extend(depth + 1, used | positions);
             }
         }
     }
@@ -255,7 +286,7 @@ impl Search<'_> {
             v
         };
         let (start, end) = (self.end(0, false), self.end(n - 1, true));
-        let (elim, count) = if shared_house(start | end).is_some() {
+        let (elim, count) = if self.end_within(0, false) & self.end_within(n - 1, true) != 0 {
             // a loop: every weak link, and the one closing it, becomes strong
             let mut elim = sees_all(start | end) & !houses;
             let mut count = elim.count_ones();

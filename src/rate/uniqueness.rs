@@ -184,41 +184,40 @@ impl LoopSearch<'_> {
         for degree in 2..=7u32 {
             for h in common_houses(c1, c2) {
                 let empty = b.empty_count(h);
-                if degree * 2 > empty || degree < extra.count_ones() {
-                    continue;
-                }
-                let i1 = HOUSES[h].iter().position(|&c| c as usize == c1).unwrap();
-                let i2 = HOUSES[h].iter().position(|&c| c as usize == c2).unwrap();
-                for set in combos(degree) {
-                    if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
-                        continue;
-                    }
-                    let mut union = extra;
-                    let mut naked = extra & b.cand[c1] & b.cand[c2];
-                    let mut ok = extra.count_ones() > 1;
-                    let mut members = 1u128 << c1 | 1u128 << c2;
-                    for i in super::board::bits(set) {
-                        if i == i1 {
+                if degree * 2 <= empty && degree >= extra.count_ones() {
+                    let i1 = HOUSES[h].iter().position(|&c| c as usize == c1).unwrap();
+                    let i2 = HOUSES[h].iter().position(|&c| c as usize == c2).unwrap();
+                    for set in combos(degree) {
+                        if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
                             continue;
                         }
-                        let c = HOUSES[h][i] as usize;
-                        let m = b.cand[c];
-                        if m.count_ones() <= 1 {
-                            ok = false;
-                            break;
+                        let mut union = extra;
+                        let mut naked = extra & b.cand[c1] & b.cand[c2];
+                        let mut ok = extra.count_ones() > 1;
+                        let mut members = 1u128 << c1 | 1u128 << c2;
+                        for i in super::board::bits(set) {
+                            if i == i1 {
+                                continue;
+                            }
+                            let c = HOUSES[h][i] as usize;
+                            let m = b.cand[c];
+                            if m.count_ones() <= 1 {
+                                ok = false;
+                                break;
+                            }
+                            union |= m;
+                            naked |= m;
+                            members |= 1u128 << c;
                         }
-                        union |= m;
-                        naked |= m;
-                        members |= 1u128 << c;
+                        if !ok || naked.count_ones() != degree || union.count_ones() != degree {
+                            continue;
+                        }
+                        let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
+                        for di in super::board::bits(union as u32) {
+                            hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
+                        }
+                        self.offer(hint, 3);
                     }
-                    if !ok || naked.count_ones() != degree || union.count_ones() != degree {
-                        continue;
-                    }
-                    let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
-                    for di in super::board::bits(union as u32) {
-                        hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
-                    }
-                    self.offer(hint, 3);
                 }
                 if degree * 2 < empty {
                     self.type3_hidden(c1, c2, extra, h, degree, base, rect);

@@ -29,9 +29,9 @@ fn candidates(grid: &Grid) -> [u16; 81] {
 
 fn place(cand: &mut [u16; 81], c: usize, v: u8) {
     cand[c] = 0;
-    for p in 0..81 {
+    for (p, m) in cand.iter_mut().enumerate() {
         if p / 9 == c / 9 || p % 9 == c % 9 || (p / 27 == c / 27 && p % 9 / 3 == c % 9 / 3) {
-            cand[p] &= !(1 << (v - 1));
+            *m &= !(1 << (v - 1));
         }
     }
 }

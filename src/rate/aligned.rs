@@ -85,6 +85,16 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
         ne += 1;
     }
     let excl = &excl[..ne];
+    // A cell with enough candidates that no excluder holds can always take one of them
+    // beside any choice of the others (no excluder can then be used up): when every
+    // base cell has that many, nothing is removed.
+    let held = excl.iter().fold(0u16, |m, &e| m | e);
+    if set
+        .iter()
+        .all(|&c| (b.cand[c] & !held).count_ones() as usize >= set.len())
+    {
+        return None;
+    }
     let sees = |i: usize, j: usize| PEERS[set[i]] >> set[j] & 1 != 0;
     let blocked = |m: u16| excl.iter().any(|&e| e & !m == 0);
     let mut allowed = [0u16; 3];
@@ -113,6 +123,13 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
                     allowed[0] |= 1 << p0;
                     allowed[1] |= 1 << p1;
                     allowed[2] |= 1 << p2;
+                    if allowed[0] as u32 == m0
+                        && allowed[1] as u32 == m1
+                        && allowed[2] == b.cand[set[2]]
+                    {
+                        // every candidate is part of some choice
+                        return None;
+                    }
                 }
             }
         }

@@ -43,16 +43,10 @@ fn within(set: Cells) -> u32 {
     m
 }
 
-/// Of the houses in `m`, the one Sudoku Explainer names first: a column, then a row,
-/// then a box.
+/// Of the houses in `m` (at most one box, one row and one column), the one Sudoku
+/// Explainer names first: the column, else the row, else the box; the highest bit.
 fn first_house(m: u32) -> usize {
-    if m >> 18 != 0 {
-        31 - m.leading_zeros() as usize
-    } else if m >> 9 != 0 {
-        31 - m.leading_zeros() as usize
-    } else {
-        m.trailing_zeros() as usize
-    }
+    31 - m.leading_zeros() as usize
 }
 
 /// The strong links of one digit in house `h`, pushed to `out`.

@@ -18,9 +18,9 @@
 //! X-wing / swordfish / jellyfish, strong-link chains of 2-4 links (skyscraper, kite,
 //! turbot, their grouped forms with a group at either end of any link, and loops),
 //! XY- and XYZ-wings, unique rectangles and loops (types 1-4, type 3 with a naked or a
-//! hidden set), BUG (types 1-2), WXYZ- to TUVWXYZ-wings, aligned pair and triplet
+//! hidden set), BUG (types 1, 2 and 4), WXYZ- to TUVWXYZ-wings, aligned pair and triplet
 //! exclusion, X/Y/XY-cycles and forcing chains, cell and region forcing chains. Not
-//! yet: BUG types 3-4, Nishio, dynamic and nested forcing chains;
+//! yet: BUG type 3, Nishio, dynamic and nested forcing chains;
 //! a puzzle that needs them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,

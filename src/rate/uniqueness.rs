@@ -324,8 +324,9 @@ fn name(rect: bool, ty: u8) -> &'static str {
 
 /// Bivalue universal grave, types 1 (5.6) and 2 (5.7): every unsolved cell bivalue and
 /// every digit twice per house, but for extra candidates in a few cells; without them
-/// the puzzle would have two solutions, so one of them is true. Types 3 and 4 are not
-/// searched yet.
+/// the puzzle would have two solutions, so one of them is true. Type 4 (5.7): two such
+/// cells in one house with one digit in common besides their extras keep only their
+/// extras and that digit. Type 3 is not searched yet.
 pub fn bug(b: &Board) -> Option<Hint> {
     let mut temp = *b;
     let mut bug_cells: Cells = 0;
@@ -336,12 +337,16 @@ pub fn bug(b: &Board) -> Option<Hint> {
     let mut all_extra: Option<Cells> = None;
     let mut only_value = 0usize;
     let mut one_value = true;
+    // the extra digits of each bug cell
+    let mut extra = [0u16; 81];
     let note = |cell: usize,
                 di: usize,
                 bug_cells: &mut Cells,
                 common: &mut Option<Cells>,
-                temp: &mut Board| {
+                temp: &mut Board,
+                extra: &mut [u16; 81]| {
         *bug_cells |= 1u128 << cell;
+        extra[cell] |= 1 << di;
         let mut e = [0u128; 9];
         e[di] = 1u128 << cell;
         temp.eliminate(&e);
@@ -379,7 +384,7 @@ pub fn bug(b: &Board) -> Option<Hint> {
             if fat.count_ones() == 1 {
                 let cell = fat.trailing_zeros() as usize;
                 bug_values |= 1 << di;
-                note(cell, di, &mut bug_cells, &mut common, &mut temp);
+                note(cell, di, &mut bug_cells, &mut common, &mut temp, &mut extra);
                 if bug_cells.count_ones() > 1
                     && bug_values.count_ones() > 1
                     && common.unwrap_or(0) == 0
@@ -395,7 +400,14 @@ pub fn bug(b: &Board) -> Option<Hint> {
     if let Some(a) = all_extra {
         if one_value && a.count_ones() > bug_cells.count_ones() {
             for cell in super::board::cells(a & !bug_cells) {
-                note(cell, only_value, &mut bug_cells, &mut common, &mut temp);
+                note(
+                    cell,
+                    only_value,
+                    &mut bug_cells,
+                    &mut common,
+                    &mut temp,
+                    &mut extra,
+                );
                 if bug_cells.count_ones() > 1
                     && bug_values.count_ones() > 1
                     && common.unwrap_or(0) == 0
@@ -433,7 +445,29 @@ pub fn bug(b: &Board) -> Option<Hint> {
         let di = bug_values.trailing_zeros() as usize;
         let mut h = Hint::new("BUG type 2", 57);
         h.elim[di] = common.unwrap_or(0) & b.digit[di];
-        return h.removes_any(b).then_some(h);
+        if h.removes_any(b) {
+            return Some(h);
+        }
+    } else if common.unwrap_or(0) == 0 {
+        return None;
+    }
+    if bug_cells.count_ones() == 2 {
+        let c1 = bug_cells.trailing_zeros() as usize;
+        let c2 = 127 - bug_cells.leading_zeros() as usize;
+        let shared = houses_of(c1)
+            .iter()
+            .zip(houses_of(c2))
+            .any(|(a, b)| *a == b);
+        let v = b.cand[c1] & b.cand[c2] & !bug_values;
+        if shared && v.count_ones() == 1 {
+            let mut h = Hint::new("BUG type 4", 57);
+            for c in [c1, c2] {
+                for di in super::board::bits((b.cand[c] & !extra[c] & !v) as u32) {
+                    h.elim[di] |= 1u128 << c;
+                }
+            }
+            return h.removes_any(b).then_some(h);
+        }
     }
     None
 }

@@ -13,6 +13,9 @@
 # line), so a rerun selects the same puzzles. FORUM=N rates the first N puzzles of the
 # forum-hardest sample (about a minute each on one core; default 60); `assemble` takes
 # whatever each list's serate output holds, so a partial forum run can be assembled.
+# The lists c17er and gen27 widen the middle of the scale: puzzles that bulkdoku rate
+# (the build given) puts at ER 5.0 or more, where techniques differ most; serate's own
+# rating is what the file records.
 set -euo pipefail
 cmd=${1:?usage: serate_ratings.sh select|rate|assemble WORK}
 work=${2:?usage: serate_ratings.sh select|rate|assemble WORK}
@@ -24,7 +27,15 @@ forum=${FORUM:-60}
 mkdir -p "$work"
 
 # The lists, in the order `assemble` writes them: name, then how each was selected.
-lists="gen1000 c17 gen26 serg forum"
+lists="gen1000 c17 gen26 serg forum c17er gen27"
+
+# The puzzles of a .src list that `bulkdoku rate` puts at ER MIN or more.
+hard() {
+    local src=$1 min=$2
+    cut -f1 "$src" | "$bulkdoku" rate -j 1 --no-header 2>/dev/null |
+        awk -F, -v min="$min" '{ print ($5 != "" && $5 + 0 >= min) }' | paste - "$src" |
+        awk -F '\t' '$1 == 1 { print $2 "\t" $3 }'
+}
 
 # Puzzles of FILE (CR stripped, comment lines and anything not 81 cells dropped) on the
 # lines whose number among those puzzles is 1 modulo STEP, as "puzzle<TAB>source:line".
@@ -42,6 +53,14 @@ select)
     "$bulkdoku" generate -n 700 --seed 26 -o "$work/gen26.txt"
     sample "$work/gen26.txt" 1 gen26 >"$work/gen26.src"
     sample "$shared/data/puzzles5_forum_hardest_1905_11+" 812 forum | head -n "$forum" >"$work/forum.src"
+    # every 41st 17-clue puzzle from the 20th, and 2,000 generated with seed 27: those
+    # rated 5.0 or more
+    tr -d '\r' <"$shared/data/puzzles2_17_clue" | awk '
+        /^[0-9.]+$/ && length($0) == 81 { n++; if (n % 41 == 20) print $0 "\t17clue:" NR }' >"$work/c17er.all"
+    hard "$work/c17er.all" 5.0 >"$work/c17er.src"
+    "$bulkdoku" generate -n 2000 --seed 27 -o "$work/gen27.txt"
+    sample "$work/gen27.txt" 1 gen27 >"$work/gen27.all"
+    hard "$work/gen27.all" 5.0 >"$work/gen27.src"
     for l in $lists; do cut -f1 "$work/$l.src" >"$work/$l.txt"; wc -l <"$work/$l.txt" | sed "s/^/$l: /"; done
     ;;
 rate)
@@ -86,6 +105,8 @@ assemble)
 #            serate finished in the time it had (minutes of one core each)
 #   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (60),
 #            those serate finished in the time it had (minutes of one core each)
+#   17clue   (again) every 41st puzzle from the 20th that bulkdoku rate put at ER >= 5.0
+#   gen27    bulkdoku generate -n 2000 --seed 27: those bulkdoku rate put at ER >= 5.0
 EOF
         echo "# Rated: $(awk -F, '{ sub(/:.*/, "", $NF); n[$NF]++; if (!($NF in at)) { at[$NF] = k++; key[k - 1] = $NF } }
             END { for (i = 0; i < k; i++) printf "%s%s %d", (i ? ", " : ""), key[i], n[key[i]] }' "$body")."

@@ -7,7 +7,7 @@
 
 use super::board::Board;
 use super::hint::Hint;
-use super::{chains, fish, links, singles, uniqueness, wings};
+use super::{aligned, chains, fish, links, singles, uniqueness, wings};
 
 /// The next step on the path from `b`, if any technique applies.
 pub fn next_hint(
@@ -40,8 +40,10 @@ pub fn next_hint(
         .or_else(|| uniqueness::bug(b))
         .or_else(|| links::n_links(b, buf, 4))
         .or_else(|| wings::als_wing(b, 4))
+        .or_else(|| aligned::aligned_exclusion(b, 2))
         .or_else(|| wings::als_wing(b, 5))
         .or_else(|| chains.cycles_and_forcing_chains(b))
         .or_else(|| wings::als_wing(b, 6))
+        .or_else(|| aligned::aligned_exclusion(b, 3))
         .or_else(|| multiple.cell_and_region_chains(b))
 }

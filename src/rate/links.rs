@@ -7,14 +7,20 @@
 use super::board::{cells, Board, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::hint::Hint;
 
-/// One strong link, oriented: `start` the cell(s) at the free end (a group for a
-/// grouped link), `bridge` the single cell that joins the other link.
+/// One strong link on a digit: at least one of its two ends holds the digit. An end is
+/// one cell or, for a grouped link (a house with more than two positions in one of the
+/// shapes below), a group of cells in one line of the house; a box's group may include
+/// the box's "heart" cell (the crossing of the two blades) even without the digit, as
+/// Sudoku Explainer draws it.
 #[derive(Clone, Copy, Debug)]
 pub struct Link {
     house: usize,
-    start: Cells,
-    bridge: usize,
+    ends: [Cells; 2],
+    /// every position of the digit in the house
+    positions: Cells,
     grouped: bool,
+    /// the houses holding all of each end (bit `h`)
+    within: [u32; 2],
 }
 
 /// Houses with more positions than this give no link (Sudoku Explainer's limit).
@@ -25,36 +31,56 @@ fn house_type(h: usize) -> u8 {
     (h / 9) as u8
 }
 
-/// The strong links of one digit in house `h`, both orientations, pushed to `out`.
+/// The houses holding every cell of `set` (bit `h` for house `h`).
+fn within(set: Cells) -> u32 {
+    let c = set.trailing_zeros() as usize;
+    let mut m = 0;
+    for h in [(c / 27) * 3 + (c % 9) / 3, 9 + c / 9, 18 + c % 9] {
+        if set & !HOUSE_MASK[h] == 0 {
+            m |= 1 << h;
+        }
+    }
+    m
+}
+
+/// Of the houses in `m` (at most one box, one row and one column), the one Sudoku
+/// Explainer names first: the column, else the row, else the box; the highest bit.
+fn first_house(m: u32) -> usize {
+    31 - m.leading_zeros() as usize
+}
+
+/// The strong links of one digit in house `h`, pushed to `out`.
 fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
     let pos = dm & HOUSE_MASK[h];
     let n = pos.count_ones();
     if !(2..=GROUPED_MAX).contains(&n) {
         return;
     }
-    let cell = |i: usize| HOUSES[h][i] as usize;
-    let idx: Vec<usize> = (0..9).filter(|&i| pos >> HOUSES[h][i] & 1 != 0).collect();
     if n == 2 {
-        let (a, b) = (cell(idx[0]), cell(idx[1]));
+        let a = pos.trailing_zeros() as usize;
+        let b = 127 - pos.leading_zeros() as usize;
+        // a box's two positions in one line: that line's link, not the box's
+        if h < 9 && within(pos) >> 9 != 0 {
+            return;
+        }
         out.push(Link {
             house: h,
-            start: 1u128 << a,
-            bridge: b,
+            ends: [1u128 << a, 1u128 << b],
+            positions: pos,
             grouped: false,
-        });
-        out.push(Link {
-            house: h,
-            start: 1u128 << b,
-            bridge: a,
-            grouped: false,
+            within: [within(1u128 << a), within(1u128 << b)],
         });
         return;
     }
-    let local: u32 = idx.iter().map(|&i| 1u32 << i).sum();
-    // Find the grouped configuration: for a box, a "heart" cell whose row and column
-    // (within the box) hold every position; for a line, an empty box segment.
-    let (blade1, blade2, heart) = if h < 9 {
-        let mut found = None;
+    let local: u32 = (0..9)
+        .filter(|&i| pos >> HOUSES[h][i] & 1 != 0)
+        .map(|i| 1u32 << i)
+        .sum();
+    // The first shape that holds every position: for a box, a "heart" cell whose row
+    // and column (within the box) hold them all, else two of its rows or columns; for
+    // a line, two of its three box segments.
+    let mut found = None;
+    if h < 9 {
         for e in 0..15usize {
             if e > 8 && n < 4 {
                 continue;
@@ -65,12 +91,7 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
                 break;
             }
         }
-        match found {
-            Some(f) => f,
-            None => return,
-        }
     } else {
-        let mut found = None;
         for e in 0..3usize {
             let seg = 0b111u32 << (3 * e);
             if local & seg == 0 {
@@ -82,10 +103,9 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
                 break;
             }
         }
-        match found {
-            Some(f) => f,
-            None => return,
-        }
+    }
+    let Some((blade1, blade2, heart)) = found else {
+        return;
     };
     if blade1 == 0 || blade2 == 0 {
         return;
@@ -99,27 +119,27 @@ fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
         }
         c
     };
-    let heart_cells = heart.map_or(0, |i: usize| to_cells(1 << i) & dm);
-    // A grouped link joins the other link through a single cell; the group (one blade
-    // with the box's heart cell) is the free end.
-    let (c1, c2) = (blade1.count_ones(), blade2.count_ones());
-    if c1 == 1 {
-        let a = cell(blade1.trailing_zeros() as usize);
+    let heart_cell = heart.map_or(0, |i: usize| to_cells(1 << i));
+    let heart_pos = heart_cell & dm;
+    let (g1, g2) = (to_cells(blade1), to_cells(blade2));
+    let mut push = |a: Cells, b: Cells| {
         out.push(Link {
             house: h,
-            start: to_cells(blade2) | heart_cells,
-            bridge: a,
+            ends: [a, b],
+            positions: pos,
             grouped: true,
-        });
-    }
-    if c2 == 1 {
-        let a = cell(blade2.trailing_zeros() as usize);
-        out.push(Link {
-            house: h,
-            start: to_cells(blade1) | heart_cells,
-            bridge: a,
-            grouped: true,
-        });
+            within: [within(a), within(b)],
+        })
+    };
+    match (blade1.count_ones() == 1, blade2.count_ones() == 1) {
+        // one blade a single cell: the other blade with the heart is the group
+        (true, false) => push(g1, g2 | heart_cell),
+        (false, true) => push(g2, g1 | heart_cell),
+        // both single (the heart holds the digit): Sudoku Explainer keeps one link,
+        // the second blade alone against the first with the heart
+        (true, true) => push(g2, g1 | heart_cell),
+        // both groups; the heart, when it holds the digit, goes with each
+        (false, false) => push(g1 | heart_pos, g2 | heart_pos),
     }
 }
 
@@ -154,10 +174,25 @@ fn box_config(e: usize) -> (u32, u32, u32, Option<usize>) {
 /// The best hint so far: (difficulty, eliminations, hint).
 type Best = Option<(u8, u32, Hint)>;
 
-/// The easiest chain of `n` strong links on one digit (2, 3 or 4), the links joined
-/// by weak links between single cells; the digit goes from every cell that sees both
-/// free ends. Rated 4.0 / 5.4 / 5.8 for `n` links, +0.3 when a link is grouped, else
-/// +0.1 when the links mix a box with lines or rows with columns, +0.2 when both.
+/// A chain being built: links (index into the buffer) and the end each is entered at.
+struct Search<'a> {
+    b: &'a Board,
+    links: &'a [Link],
+    di: usize,
+    n: usize,
+    chain: [(usize, usize); 4],
+    /// the shared house of each weak link
+    shared: [usize; 3],
+    best: Best,
+}
+
+/// The easiest chain of `n` strong links on one digit (2, 3 or 4), each joined to the
+/// next by a weak link (the end left and the end entered lying in one house). The
+/// digit goes from every cell that sees all of both free ends, outside the chain's
+/// houses; when the free ends share a house the chain is a loop and each weak link
+/// removes the digit where it sees both its sides. Rated 4.0 / 5.4 / 5.8 for `n` links,
+/// +0.3 when a link is grouped, else +0.1 when the links mix a box with lines or rows
+/// with columns, +0.2 when both. Among hints the easiest, then the one removing most.
 pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
     let mut best: Best = None;
     for di in 0..9 {
@@ -166,68 +201,112 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
         for h in 0..27 {
             links_in(dm, h, buf);
         }
-        let mut chain = [0usize; 4];
-        for i in 0..buf.len() {
-            chain[0] = i;
-            extend(b, buf, di, n, &mut chain, 1, &mut best);
+        if buf.len() < n {
+            continue;
         }
+        let mut s = Search {
+            b,
+            links: buf,
+            di,
+            n,
+            chain: [(0, 0); 4],
+            shared: [0; 3],
+            best: best.take(),
+        };
+        for i in 0..buf.len() {
+            for entry in 0..2 {
+                s.chain[0] = (i, entry);
+                s.extend(1, buf[i].positions);
+            }
+        }
+        best = s.best;
     }
     best.map(|(_, _, h)| h)
 }
 
-fn chain_cells(l: &Link) -> Cells {
-    l.start | 1u128 << l.bridge
-}
-
-/// Add link number `depth` to the chain: a middle link (entered at its bridge, left at
-/// its single start cell) or, at the end, the last link (entered at its bridge).
-fn extend(
-    b: &Board,
-    buf: &[Link],
-    di: usize,
-    n: usize,
-    chain: &mut [usize; 4],
-    depth: usize,
-    best: &mut Best,
-) {
-    // the cell the previous link is left at
-    let prev = &buf[chain[depth - 1]];
-    let exit = if depth == 1 {
-        prev.bridge
-    } else {
-        prev.start.trailing_zeros() as usize
-    };
-    let mut used: Cells = 0;
-    for &k in &chain[..depth] {
-        used |= chain_cells(&buf[k]);
+impl Search<'_> {
+    fn end(&self, k: usize, exit: bool) -> Cells {
+        let (i, entry) = self.chain[k];
+        self.links[i].ends[entry ^ exit as usize]
     }
-    for (j, l) in buf.iter().enumerate() {
-        if chain[..depth].iter().any(|&k| buf[k].house == l.house) {
-            continue;
+
+    fn end_within(&self, k: usize, exit: bool) -> u32 {
+        let (i, entry) = self.chain[k];
+        self.links[i].within[entry ^ exit as usize]
+    }
+
+    fn extend(&mut self, depth: usize, used: Cells) {
+        if depth == self.n {
+            self.complete();
+            return;
         }
-        if chain_cells(l) & used != 0 || PEERS[exit] >> l.bridge & 1 == 0 {
-            continue;
-        }
-        chain[depth] = j;
-        if depth + 1 < n {
-            if l.grouped || l.start.count_ones() != 1 {
+        let exit = self.end_within(depth - 1, true);
+        // a chain and its reverse are one: the last link comes after the first
+        let from = if depth + 1 == self.n {
+            self.chain[0].0 + 1
+        } else {
+            0
+        };
+        for j in from..self.links.len() {
+            let l = &self.links[j];
+            if l.positions & used != 0 {
                 continue;
             }
-            extend(b, buf, di, n, chain, depth + 1, best);
-            continue;
+            let positions = l.positions;
+            for entry in 0..2 {
+                let common = exit & self.links[j].within[entry];
+                if common == 0 {
+                    continue;
+                }
+                self.chain[depth] = (j, entry);
+                self.shared[depth - 1] = first_house(common);
+                self.extend(depth + 1, used | positions);
+            }
         }
-        // complete: free ends are the first link's start and this link's start
-        let first = &buf[chain[0]];
-        let mut seen = b.digit[di] & !(used | chain_cells(l));
-        for c in cells(first.start | l.start) {
-            seen &= PEERS[c];
+    }
+
+    fn complete(&mut self) {
+        let n = self.n;
+        let dm = self.b.digit[self.di];
+        let mut houses: Cells = 0;
+        for k in 0..n {
+            houses |= HOUSE_MASK[self.links[self.chain[k].0].house];
         }
-        if seen == 0 {
-            continue;
+        let sees_all = |set: Cells| {
+            let mut v = dm;
+            for c in cells(set) {
+                v &= PEERS[c];
+            }
+            v
+        };
+        let (start, end) = (self.end(0, false), self.end(n - 1, true));
+        let (elim, count) = if self.end_within(0, false) & self.end_within(n - 1, true) != 0 {
+            // a loop: every weak link, and the one closing it, becomes strong
+            let mut elim = sees_all(start | end) & !houses;
+            let mut count = elim.count_ones();
+            for k in 0..n - 1 {
+                let v = sees_all(self.end(k, true) | self.end(k + 1, false)) & !houses;
+                count += v.count_ones();
+                elim |= v;
+            }
+            (elim, count)
+        } else {
+            let mut out = houses;
+            for &sh in &self.shared[..n - 1] {
+                out |= HOUSE_MASK[sh];
+            }
+            let elim = sees_all(start | end) & !out;
+            (elim, elim.count_ones())
+        };
+        if elim == 0 {
+            return;
         }
-        let links = &chain[..n];
-        let grouped = links.iter().any(|&k| buf[k].grouped);
-        let types: Vec<u8> = links.iter().map(|&k| house_type(buf[k].house)).collect();
+        let links = &self.chain[..n];
+        let grouped = links.iter().any(|&(k, _)| self.links[k].grouped);
+        let types: Vec<u8> = links
+            .iter()
+            .map(|&(k, _)| house_type(self.links[k].house))
+            .collect();
         let has_box = types.contains(&0);
         let both_lines = types.contains(&1) && types.contains(&2);
         let base: u8 = match n {
@@ -249,15 +328,14 @@ fn extend(
             (3, _, _, _) => "3 Strong Links",
             _ => "4 Strong Links",
         };
-        let count = seen.count_ones();
-        let better = match best {
+        let better = match &self.best {
             None => true,
             Some((d, c, _)) => diff < *d || (diff == *d && count > *c),
         };
         if better {
             let mut h = Hint::new(name, diff);
-            h.elim[di] = seen;
-            *best = Some((diff, count, h));
+            h.elim[self.di] = elim;
+            self.best = Some((diff, count, h));
         }
     }
 }

@@ -16,10 +16,11 @@
 //! hardest step up to the first placement. Implemented: singles, direct pointing /
 //! claiming / hidden pairs and triplets, intersections, naked and hidden subsets,
 //! X-wing / swordfish / jellyfish, strong-link chains of 2-4 links (skyscraper, kite,
-//! turbot, grouped), XY- and XYZ-wings, unique rectangles and loops (types 1-4), BUG
-//! (types 1-2), WXYZ- to TUVWXYZ-wings, X/Y/XY-cycles and forcing chains, cell and
-//! region forcing chains. Not yet: aligned pair and triplet exclusion, BUG types 3-4,
-//! unique loop type 3 with a hidden set, Nishio, dynamic and nested forcing chains;
+//! turbot, their grouped forms with a group at either end of any link, and loops),
+//! XY- and XYZ-wings, unique rectangles and loops (types 1-4, type 3 with a naked or a
+//! hidden set), BUG (types 1, 2 and 4), WXYZ- to TUVWXYZ-wings, aligned pair and triplet
+//! exclusion, X/Y/XY-cycles and forcing chains, cell and region forcing chains. Not
+//! yet: BUG type 3, Nishio, dynamic and nested forcing chains;
 //! a puzzle that needs them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
@@ -28,6 +29,7 @@
 
 use crate::grid::Grid;
 
+mod aligned;
 mod board;
 mod chains;
 mod driver;

@@ -1,7 +1,7 @@
 //! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
 
 use super::board::{Board, Cells, HOUSE_MASK};
-use super::{chains, fish, links, singles, uniqueness, wings, Rater};
+use super::{aligned, chains, fish, links, singles, uniqueness, wings, Rater};
 use crate::grid::Grid;
 
 /// A board with every candidate open, then `keep` digits only in the given cells.
@@ -92,6 +92,126 @@ fn skyscraper_on_two_columns() {
     let h = links::n_links(&b, &mut buf, 2).expect("a skyscraper");
     assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
     assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
+}
+
+#[test]
+fn grouped_link_in_the_middle_of_three_strong_links() {
+    let mut b = Board::new();
+    // Digit 1 in row 1 only at r1c1 and r1c5; in box 5 only on the cross r4c5, r6c5
+    // (column) and r5c4, r5c6 (row), a grouped link both of whose ends are groups; in
+    // column 9 only at r5c9 and r9c9. r1c5 sees the column group, the row group sees
+    // r5c9: r1c1 = 1 or r9c9 = 1, so r9c1 (seeing both, outside the chain's houses and
+    // its weak links' column 5 and row 5) is not 1.
+    remove_digit(&mut b, 1, HOUSE_MASK[9] & !set(&[0, 4]));
+    remove_digit(&mut b, 1, HOUSE_MASK[4] & !set(&[31, 49, 39, 41]));
+    remove_digit(&mut b, 1, HOUSE_MASK[18 + 8] & !set(&[44, 80]));
+    let mut buf = Vec::new();
+    let h = links::n_links(&b, &mut buf, 3).expect("three strong links");
+    assert_eq!((h.name, h.difficulty), ("3 Strong Links", 57));
+    assert_eq!(h.elim[0], set(&[72]));
+    assert!(h.elim[1..].iter().all(|&e| e == 0));
+}
+
+#[test]
+fn aligned_pair_exclusion_removes_a_digit_no_pair_allows() {
+    let mut b = Board::new();
+    // r1c5 {1,2} and r1c6 {1,3} see both r1c1 {1,5} and r1c2 {2,3}: r1c1 = 1 would
+    // leave r1c2 = 2 (r1c5 empty) or 3 (r1c6 empty).
+    restrict(&mut b, 4, &[1, 2]);
+    restrict(&mut b, 5, &[1, 3]);
+    restrict(&mut b, 0, &[1, 5]);
+    restrict(&mut b, 1, &[2, 3]);
+    let h = aligned::aligned_exclusion(&b, 2).expect("an aligned pair exclusion");
+    assert_eq!((h.name, h.difficulty), ("Aligned Pair Exclusion", 62));
+    assert_eq!(h.elim[0], set(&[0]));
+    assert!(h.elim[1..].iter().all(|&e| e == 0));
+    // with r1c6 {1,4} instead, r1c1 = 1 and r1c2 = 3 is possible: nothing to remove
+    let mut b = Board::new();
+    restrict(&mut b, 4, &[1, 2]);
+    restrict(&mut b, 5, &[1, 4]);
+    restrict(&mut b, 0, &[1, 5]);
+    restrict(&mut b, 1, &[2, 3]);
+    assert!(aligned::aligned_exclusion(&b, 2).is_none());
+}
+
+#[test]
+fn aligned_triplet_exclusion_removes_a_digit_no_triplet_allows() {
+    let mut b = Board::new();
+    // r1c1 {1,3}, r1c2 {2,4}, r1c3 {1,5}, with r1c7 {1,2} and r1c8 {3,4} seeing all
+    // three: r1c3 = 1 forces r1c1 = 3, then r1c2 is 4 (r1c8 empty) or 2 (r1c7 empty).
+    restrict(&mut b, 0, &[1, 3]);
+    restrict(&mut b, 1, &[2, 4]);
+    restrict(&mut b, 2, &[1, 5]);
+    restrict(&mut b, 6, &[1, 2]);
+    restrict(&mut b, 7, &[3, 4]);
+    assert!(aligned::aligned_exclusion(&b, 2).is_none());
+    let h = aligned::aligned_exclusion(&b, 3).expect("an aligned triplet exclusion");
+    assert_eq!((h.name, h.difficulty), ("Aligned Triplet Exclusion", 75));
+    assert_eq!(h.elim[0], set(&[2]));
+    assert!(h.elim[1..].iter().all(|&e| e == 0));
+}
+
+#[test]
+fn unique_rectangle_type_3_with_a_hidden_pair() {
+    let mut b = Board::new();
+    // A rectangle on 1 and 2: r1c1, r1c4 {1,2}, r2c1 {1,2,3}, r2c4 {1,2,4}. In row 2,
+    // 1 and 2 lie only in r2c1, r2c4 and r2c7; one of r2c1, r2c4 holds 3 or 4, so 1
+    // and 2 fill r2c7 and the other: r2c7 keeps only 1 and 2 (4.5, a pair).
+    restrict(&mut b, 0, &[1, 2]);
+    restrict(&mut b, 3, &[1, 2]);
+    restrict(&mut b, 9, &[1, 2, 3]);
+    restrict(&mut b, 12, &[1, 2, 4]);
+    for d in [1, 2] {
+        remove_digit(&mut b, d, HOUSE_MASK[10] & !set(&[9, 12, 15]));
+    }
+    let h = uniqueness::unique_loops(&b).expect("a unique rectangle");
+    assert_eq!((h.name, h.difficulty), ("Unique Rectangle type 3", 45));
+    for di in 0..9 {
+        let want = if di < 2 { 0 } else { set(&[15]) };
+        assert_eq!(h.elim[di], want, "digit {}", di + 1);
+    }
+}
+
+/// Every step of every rated puzzle in the serate file between ER 4.5 and 8.5 keeps
+/// the solution: no removed candidate is the solution's digit, every placement is.
+#[test]
+fn no_step_removes_the_solutions_digit() {
+    let file = include_str!("../../tests/data/serate_ratings.csv");
+    let mut rater = Rater::new();
+    let mut checked = 0;
+    for line in file.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let mut f = line.split(',');
+        let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
+        let er: f64 = er.parse().unwrap();
+        if !(4.5..=8.5).contains(&er) {
+            continue;
+        }
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let solution = crate::solve(&grid, 2).first.unwrap();
+        let sol = solution.cells();
+        let r = rater.rate(&grid, true).unwrap();
+        for s in &r.steps {
+            for &(c, d) in &s.removed {
+                assert_ne!(
+                    sol[c as usize],
+                    d,
+                    "{puzzle}: {} removes r{}c{}<>{d}",
+                    s.technique,
+                    c / 9 + 1,
+                    c % 9 + 1
+                );
+            }
+            for &(c, d) in &s.placed {
+                assert_eq!(
+                    sol[c as usize], d,
+                    "{puzzle}: {} places a wrong digit",
+                    s.technique
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked} puzzles checked");
 }
 
 #[test]

@@ -184,43 +184,101 @@ impl LoopSearch<'_> {
         for degree in 2..=7u32 {
             for h in common_houses(c1, c2) {
                 let empty = b.empty_count(h);
-                if degree * 2 > empty || degree < extra.count_ones() {
-                    continue;
-                }
-                let i1 = HOUSES[h].iter().position(|&c| c as usize == c1).unwrap();
-                let i2 = HOUSES[h].iter().position(|&c| c as usize == c2).unwrap();
-                for set in combos(degree) {
-                    if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
-                        continue;
-                    }
-                    let mut union = extra;
-                    let mut naked = extra & b.cand[c1] & b.cand[c2];
-                    let mut ok = extra.count_ones() > 1;
-                    let mut members = 1u128 << c1 | 1u128 << c2;
-                    for i in super::board::bits(set) {
-                        if i == i1 {
+                if degree * 2 <= empty && degree >= extra.count_ones() {
+                    let i1 = HOUSES[h].iter().position(|&c| c as usize == c1).unwrap();
+                    let i2 = HOUSES[h].iter().position(|&c| c as usize == c2).unwrap();
+                    for set in combos(degree) {
+                        if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
                             continue;
                         }
-                        let c = HOUSES[h][i] as usize;
-                        let m = b.cand[c];
-                        if m.count_ones() <= 1 {
-                            ok = false;
-                            break;
+                        let mut union = extra;
+                        let mut naked = extra & b.cand[c1] & b.cand[c2];
+                        let mut ok = extra.count_ones() > 1;
+                        let mut members = 1u128 << c1 | 1u128 << c2;
+                        for i in super::board::bits(set) {
+                            if i == i1 {
+                                continue;
+                            }
+                            let c = HOUSES[h][i] as usize;
+                            let m = b.cand[c];
+                            if m.count_ones() <= 1 {
+                                ok = false;
+                                break;
+                            }
+                            union |= m;
+                            naked |= m;
+                            members |= 1u128 << c;
                         }
-                        union |= m;
-                        naked |= m;
-                        members |= 1u128 << c;
+                        if !ok || naked.count_ones() != degree || union.count_ones() != degree {
+                            continue;
+                        }
+                        let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
+                        for di in super::board::bits(union as u32) {
+                            hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
+                        }
+                        self.offer(hint, 3);
                     }
-                    if !ok || naked.count_ones() != degree || union.count_ones() != degree {
-                        continue;
-                    }
-                    let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
-                    for di in super::board::bits(union as u32) {
-                        hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
-                    }
-                    self.offer(hint, 3);
+                }
+                if degree * 2 < empty {
+                    self.type3_hidden(c1, c2, extra, h, degree, base, rect);
                 }
             }
+        }
+    }
+
+    /// Type 3 with a hidden set: the loop's two digits and `degree - 2` digits of
+    /// neither extra cell have, in house `h` and leaving out `c2`, `degree` positions
+    /// in all; those cells (bar `c1`) keep only the set's digits. Rated the loop's
+    /// difficulty + 0.1 per position beyond two.
+    #[allow(clippy::too_many_arguments)]
+    fn type3_hidden(
+        &mut self,
+        c1: usize,
+        c2: usize,
+        extra: u16,
+        h: usize,
+        degree: u32,
+        base: u8,
+        rect: bool,
+    ) {
+        let b = self.b;
+        let pair = self.pair;
+        let rem = 0x1ff & !pair & !extra;
+        let area = HOUSE_MASK[h] & !(1u128 << c2);
+        for pick in combos(degree - 2) {
+            // `pick` indexes the digits of `rem` in increasing order
+            let mut digits = pair;
+            let mut k = 0;
+            let mut ok = true;
+            for d in super::board::bits(rem as u32) {
+                if pick >> k & 1 != 0 {
+                    digits |= 1 << d;
+                }
+                k += 1;
+            }
+            if pick >> k != 0 {
+                continue;
+            }
+            let mut union: Cells = 0;
+            for d in super::board::bits(digits as u32) {
+                let p = b.digit[d] & area;
+                if p == 0 {
+                    ok = false;
+                    break;
+                }
+                union |= p;
+            }
+            if !ok || union.count_ones() != degree {
+                continue;
+            }
+            let others = union & !(1u128 << c1);
+            let mut hint = Hint::new(name(rect, 3), base + (others.count_ones() as u8 - 1));
+            for di in 0..9 {
+                if digits >> di & 1 == 0 {
+                    hint.elim[di] = others & b.digit[di];
+                }
+            }
+            self.offer(hint, 3);
         }
     }
 
@@ -266,8 +324,9 @@ fn name(rect: bool, ty: u8) -> &'static str {
 
 /// Bivalue universal grave, types 1 (5.6) and 2 (5.7): every unsolved cell bivalue and
 /// every digit twice per house, but for extra candidates in a few cells; without them
-/// the puzzle would have two solutions, so one of them is true. Types 3 and 4 are not
-/// searched yet.
+/// the puzzle would have two solutions, so one of them is true. Type 4 (5.7): two such
+/// cells in one house with one digit in common besides their extras keep only their
+/// extras and that digit. Type 3 is not searched yet.
 pub fn bug(b: &Board) -> Option<Hint> {
     let mut temp = *b;
     let mut bug_cells: Cells = 0;
@@ -278,12 +337,16 @@ pub fn bug(b: &Board) -> Option<Hint> {
     let mut all_extra: Option<Cells> = None;
     let mut only_value = 0usize;
     let mut one_value = true;
+    // the extra digits of each bug cell
+    let mut extra = [0u16; 81];
     let note = |cell: usize,
                 di: usize,
                 bug_cells: &mut Cells,
                 common: &mut Option<Cells>,
-                temp: &mut Board| {
+                temp: &mut Board,
+                extra: &mut [u16; 81]| {
         *bug_cells |= 1u128 << cell;
+        extra[cell] |= 1 << di;
         let mut e = [0u128; 9];
         e[di] = 1u128 << cell;
         temp.eliminate(&e);
@@ -321,7 +384,7 @@ pub fn bug(b: &Board) -> Option<Hint> {
             if fat.count_ones() == 1 {
                 let cell = fat.trailing_zeros() as usize;
                 bug_values |= 1 << di;
-                note(cell, di, &mut bug_cells, &mut common, &mut temp);
+                note(cell, di, &mut bug_cells, &mut common, &mut temp, &mut extra);
                 if bug_cells.count_ones() > 1
                     && bug_values.count_ones() > 1
                     && common.unwrap_or(0) == 0
@@ -337,7 +400,14 @@ pub fn bug(b: &Board) -> Option<Hint> {
     if let Some(a) = all_extra {
         if one_value && a.count_ones() > bug_cells.count_ones() {
             for cell in super::board::cells(a & !bug_cells) {
-                note(cell, only_value, &mut bug_cells, &mut common, &mut temp);
+                note(
+                    cell,
+                    only_value,
+                    &mut bug_cells,
+                    &mut common,
+                    &mut temp,
+                    &mut extra,
+                );
                 if bug_cells.count_ones() > 1
                     && bug_values.count_ones() > 1
                     && common.unwrap_or(0) == 0
@@ -375,7 +445,29 @@ pub fn bug(b: &Board) -> Option<Hint> {
         let di = bug_values.trailing_zeros() as usize;
         let mut h = Hint::new("BUG type 2", 57);
         h.elim[di] = common.unwrap_or(0) & b.digit[di];
-        return h.removes_any(b).then_some(h);
+        if h.removes_any(b) {
+            return Some(h);
+        }
+    } else if common.unwrap_or(0) == 0 {
+        return None;
+    }
+    if bug_cells.count_ones() == 2 {
+        let c1 = bug_cells.trailing_zeros() as usize;
+        let c2 = 127 - bug_cells.leading_zeros() as usize;
+        let shared = houses_of(c1)
+            .iter()
+            .zip(houses_of(c2))
+            .any(|(a, b)| *a == b);
+        let v = b.cand[c1] & b.cand[c2] & !bug_values;
+        if shared && v.count_ones() == 1 {
+            let mut h = Hint::new("BUG type 4", 57);
+            for c in [c1, c2] {
+                for di in super::board::bits((b.cand[c] & !extra[c] & !v) as u32) {
+                    h.elim[di] |= 1u128 << c;
+                }
+            }
+            return h.removes_any(b).then_some(h);
+        }
     }
     None
 }

@@ -653,10 +653,26 @@ impl State {
             if w[0] == self.hseen[k] && w[1] == self.hseen[k + 1] && w[2] == self.hseen[k + 2] {
                 continue;
             }
+            // What changed since the last scan began: a house or intersection none of
+            // whose cells changed was scanned with these very places, and what it
+            // implied is gone already (candidates only ever go).
+            let seen = [self.hseen[k], self.hseen[k + 1], self.hseen[k + 2]];
             // Pointing into the extra house: a row, column or box whose places all
             // lie in the extra house.
             for [rest, shared, away] in &t.inter {
                 let c = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+                let all = [
+                    rest[0] | shared[0] | away[0],
+                    rest[1] | shared[1] | away[1],
+                    rest[2] | shared[2] | away[2],
+                ];
+                if ((c[0] ^ seen[0]) & all[0])
+                    | ((c[1] ^ seen[1]) & all[1])
+                    | ((c[2] ^ seen[2]) & all[2])
+                    == 0
+                {
+                    continue;
+                }
                 if (c[0] & rest[0]) | (c[1] & rest[1]) | (c[2] & rest[2]) == 0
                     && (c[0] & shared[0]) | (c[1] & shared[1]) | (c[2] & shared[2]) != 0
                 {
@@ -670,7 +686,16 @@ impl State {
                     }
                 }
             }
+            let start = w;
             for (i, h) in t.houses.iter().enumerate() {
+                // A house reads its places as they are now, after pointing and the
+                // houses before it (a place they took is no hidden single here).
+                let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+                if ((w[0] ^ seen[0]) & h[0]) | ((w[1] ^ seen[1]) & h[1]) | ((w[2] ^ seen[2]) & h[2])
+                    == 0
+                {
+                    continue;
+                }
                 let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
                 let x = p[0] | p[1] | p[2];
                 if x == 0 {
@@ -724,9 +749,11 @@ impl State {
                     }
                 }
             }
-            self.hseen[k] = self.cand[k];
-            self.hseen[k + 1] = self.cand[k + 1];
-            self.hseen[k + 2] = self.cand[k + 2];
+            // The words as the scan started: what it removed itself is a change
+            // for the next scan (a house scanned before a removal did not see it).
+            self.hseen[k] = start[0];
+            self.hseen[k + 1] = start[1];
+            self.hseen[k + 2] = start[2];
         }
         Ok(changed)
     }
@@ -913,12 +940,15 @@ impl State {
             if NC {
                 changed |= self.near_places(d);
             }
+            // The words as this scan starts: what the scan itself removes counts as
+            // a change next time.
+            let start = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
             if MOVES {
                 changed |= self.locked_peers(k, t, all_peers);
             }
-            self.lseen[k] = self.cand[k];
-            self.lseen[k + 1] = self.cand[k + 1];
-            self.lseen[k + 2] = self.cand[k + 2];
+            self.lseen[k] = start[0];
+            self.lseen[k + 1] = start[1];
+            self.lseen[k + 2] = start[2];
         }
         changed
     }
@@ -934,6 +964,16 @@ impl State {
         let mut changed = false;
         for h in &t.classic {
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
+            // A house whose places are as they were when it was last scanned (the
+            // words as that scan started, `lseen`) has nothing new: the cells that see
+            // them all went then, and candidates only ever go.
+            if ((w[0] ^ self.lseen[k]) & h[0])
+                | ((w[1] ^ self.lseen[k + 1]) & h[1])
+                | ((w[2] ^ self.lseen[k + 2]) & h[2])
+                == 0
+            {
+                continue;
+            }
             let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
             let open = [
                 p[0] & self.unsolved[0],

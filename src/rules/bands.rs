@@ -122,6 +122,23 @@ fn clear_lowest(x: u32) -> u32 {
     x & x.wrapping_sub(1)
 }
 
+/// The rows, columns and boxes (bit `i` for house `i` of [`Variant`]: rows 0-8,
+/// columns 9-17, boxes 18-26) that hold a cell of `cells` (three band words).
+#[inline(always)]
+fn changed_houses(cells: [u32; 3]) -> u32 {
+    let mut m = fold(cells[0] | cells[1] | cells[2]) << 9;
+    for (b, &w) in cells.iter().enumerate() {
+        let rows = u32::from(w & 0x1FF != 0)
+            | u32::from(w >> 9 & 0x1FF != 0) << 1
+            | u32::from(w >> 18 != 0) << 2;
+        let f = fold(w);
+        let boxes =
+            u32::from(f & 7 != 0) | u32::from(f & 0x38 != 0) << 1 | u32::from(f & 0x1C0 != 0) << 2;
+        m |= rows << (3 * b) | boxes << (18 + 3 * b);
+    }
+    m
+}
+
 /// An 81-bit cell mask as three band words.
 fn split(mask: u128) -> [u32; 3] {
     std::array::from_fn(|b| (mask >> (27 * b)) as u32 & BAND)
@@ -247,6 +264,10 @@ pub(crate) struct Tables {
     /// A digit whose places in the row, column or box are all shared leaves the rest
     /// of the extra house (pointing, with the extra house as the line).
     inter: Vec<[[u32; 3]; 3]>,
+    /// For each entry of `inter`, the houses its cells lie in (bit `i` for row,
+    /// column or box `i`, bit `27 + j` for extra house `j`, as [`changed_houses`]
+    /// numbers them): an entry none of them changed in has nothing new.
+    inter_houses: Vec<u64>,
     /// The rows, columns and boxes, per band.
     classic: [[u32; 3]; 27],
     /// For each bit of a band word on the main (`[0]`) or anti-diagonal (`[1]`): the
@@ -295,11 +316,13 @@ impl Tables {
             .filter(|(_, (_, kind))| matches!(kind, HouseKind::Window(_)))
             .fold(0, |m, (i, _)| m | 1 << i);
         let mut inter = Vec::new();
-        for &h in &v.houses[27..v.n_houses] {
-            for &u in &v.houses[..27] {
+        let mut inter_houses = Vec::new();
+        for (j, &h) in v.houses[27..v.n_houses].iter().enumerate() {
+            for (ui, &u) in v.houses[..27].iter().enumerate() {
                 let i = h & u;
                 if i.count_ones() >= 2 && u & !h != 0 {
                     inter.push([split(u & !i), split(i), split(h & !i)]);
+                    inter_houses.push(1u64 << ui | 1u64 << (27 + j));
                 }
             }
         }
@@ -319,6 +342,7 @@ impl Tables {
             wide,
             xcells,
             inter,
+            inter_houses,
             classic: std::array::from_fn(|h| split(v.houses[h])),
             diag_peers: Box::new(std::array::from_fn(|h| {
                 std::array::from_fn(|i| {
@@ -657,22 +681,19 @@ impl State {
             // whose cells changed was scanned with these very places, and what it
             // implied is gone already (candidates only ever go).
             let seen = [self.hseen[k], self.hseen[k + 1], self.hseen[k + 2]];
+            let ch = [w[0] ^ seen[0], w[1] ^ seen[1], w[2] ^ seen[2]];
+            let mut houses = u64::from(changed_houses(ch));
+            for (j, h) in t.houses.iter().enumerate() {
+                houses |=
+                    u64::from((ch[0] & h[0]) | (ch[1] & h[1]) | (ch[2] & h[2]) != 0) << (27 + j);
+            }
             // Pointing into the extra house: a row, column or box whose places all
             // lie in the extra house.
-            for [rest, shared, away] in &t.inter {
-                let c = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-                let all = [
-                    rest[0] | shared[0] | away[0],
-                    rest[1] | shared[1] | away[1],
-                    rest[2] | shared[2] | away[2],
-                ];
-                if ((c[0] ^ seen[0]) & all[0])
-                    | ((c[1] ^ seen[1]) & all[1])
-                    | ((c[2] ^ seen[2]) & all[2])
-                    == 0
-                {
+            for (&[rest, shared, away], &in_houses) in t.inter.iter().zip(&t.inter_houses) {
+                if in_houses & houses == 0 {
                     continue;
                 }
+                let c = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
                 if (c[0] & rest[0]) | (c[1] & rest[1]) | (c[2] & rest[2]) == 0
                     && (c[0] & shared[0]) | (c[1] & shared[1]) | (c[2] & shared[2]) != 0
                 {
@@ -962,18 +983,19 @@ impl State {
     #[inline(always)]
     fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
         let mut changed = false;
-        for h in &t.classic {
+        // Only the houses with a cell changed since the last scan began (`lseen`):
+        // one whose places are as they were then has nothing new, since the cells
+        // that see them all went then, and candidates only ever go. A removal in
+        // this scan counts as a change for the next one.
+        let mut todo = changed_houses([
+            self.cand[k] ^ self.lseen[k],
+            self.cand[k + 1] ^ self.lseen[k + 1],
+            self.cand[k + 2] ^ self.lseen[k + 2],
+        ]);
+        while todo != 0 {
+            let h = &t.classic[todo.trailing_zeros() as usize];
+            todo &= todo - 1;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-            // A house whose places are as they were when it was last scanned (the
-            // words as that scan started, `lseen`) has nothing new: the cells that see
-            // them all went then, and candidates only ever go.
-            if ((w[0] ^ self.lseen[k]) & h[0])
-                | ((w[1] ^ self.lseen[k + 1]) & h[1])
-                | ((w[2] ^ self.lseen[k + 2]) & h[2])
-                == 0
-            {
-                continue;
-            }
             let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
             let open = [
                 p[0] & self.unsolved[0],
@@ -1631,6 +1653,22 @@ mod tests {
     /// puzzles: random candidates dropped around a known solution) never removes a
     /// candidate of that solution, which the rules allow; and each removes something
     /// often enough that the check is not idle.
+    /// The houses `changed_houses` names are those that hold a cell of the mask, in
+    /// the order of the rule table's first 27 houses, on random sparse masks.
+    #[test]
+    fn changed_houses_are_the_houses_holding_the_cells() {
+        let v = Variant::new(RuleSet::CLASSIC, None).unwrap();
+        let mut rng = Rng::new(11);
+        for _ in 0..2000 {
+            let mut mask = 0u128;
+            for _ in 0..rng.below(4) {
+                mask |= 1 << rng.below(81);
+            }
+            let want = (0..27).fold(0u32, |m, i| m | u32::from(v.houses[i] & mask != 0) << i);
+            assert_eq!(changed_houses(split(mask)), want, "{mask:x}");
+        }
+    }
+
     #[test]
     fn inferences_keep_a_solution_on_random_positions() {
         let mut rng = Rng::new(11);

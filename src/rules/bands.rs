@@ -626,11 +626,11 @@ impl State {
         Ok(changed)
     }
 
-    /// Newly placed cells take their digit from their extra peers (and, under
-    /// non-consecutive, the neighbouring digits from their neighbours). True if any
-    /// cell was new.
+    /// Newly placed cells take their digit from their extra peers (with `PEERS`; under
+    /// non-consecutive alone there are none) and, under non-consecutive, the
+    /// neighbouring digits from their neighbours. True if any cell was new.
     #[inline(always)]
-    fn place_extra<const NC: bool>(&mut self, t: &Tables) -> bool {
+    fn place_extra<const PEERS: bool, const NC: bool>(&mut self, t: &Tables) -> bool {
         let mut any = false;
         for band in 0..3 {
             let new = !self.unsolved[band] & !self.xdone[band] & t.xcells[band] & BAND;
@@ -644,13 +644,17 @@ impl State {
                 while m != 0 {
                     let cell = band * 27 + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let x = &t.xpeers[cell];
-                    for b in 0..3 {
-                        self.remove(d * 3 + b, x[b]);
+                    if PEERS {
+                        let x = &t.xpeers[cell];
+                        for b in 0..3 {
+                            self.remove(d * 3 + b, x[b]);
+                        }
                     }
                     if NC {
+                        // The neighbours lie in the cell's band and the bands next
+                        // to it.
                         let o = &t.orth[cell];
-                        for b in 0..3 {
+                        for b in band.saturating_sub(1)..(band + 2).min(3) {
                             if d > 0 {
                                 self.remove((d - 1) * 3 + b, o[b]);
                             }
@@ -1151,7 +1155,7 @@ impl State {
     ) -> Result<(), Dead> {
         loop {
             self.settle_all::<X>(t.pext)?;
-            let extra = (PEERS || NC) && self.place_extra::<NC>(t);
+            let extra = (PEERS || NC) && self.place_extra::<PEERS, NC>(t);
             if self.naked_singles()? | extra {
                 continue;
             }

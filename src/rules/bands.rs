@@ -264,10 +264,6 @@ pub(crate) struct Tables {
     /// A digit whose places in the row, column or box are all shared leaves the rest
     /// of the extra house (pointing, with the extra house as the line).
     inter: Vec<[[u32; 3]; 3]>,
-    /// For each entry of `inter`, the houses its cells lie in (bit `i` for row,
-    /// column or box `i`, bit `27 + j` for extra house `j`, as [`changed_houses`]
-    /// numbers them): an entry none of them changed in has nothing new.
-    inter_houses: Vec<u64>,
     /// The rows, columns and boxes, per band.
     classic: [[u32; 3]; 27],
     /// For each bit of a band word on the main (`[0]`) or anti-diagonal (`[1]`): the
@@ -316,13 +312,11 @@ impl Tables {
             .filter(|(_, (_, kind))| matches!(kind, HouseKind::Window(_)))
             .fold(0, |m, (i, _)| m | 1 << i);
         let mut inter = Vec::new();
-        let mut inter_houses = Vec::new();
-        for (j, &h) in v.houses[27..v.n_houses].iter().enumerate() {
-            for (ui, &u) in v.houses[..27].iter().enumerate() {
+        for &h in &v.houses[27..v.n_houses] {
+            for &u in &v.houses[..27] {
                 let i = h & u;
                 if i.count_ones() >= 2 && u & !h != 0 {
                     inter.push([split(u & !i), split(i), split(h & !i)]);
-                    inter_houses.push(1u64 << ui | 1u64 << (27 + j));
                 }
             }
         }
@@ -342,7 +336,6 @@ impl Tables {
             wide,
             xcells,
             inter,
-            inter_houses,
             classic: std::array::from_fn(|h| split(v.houses[h])),
             diag_peers: Box::new(std::array::from_fn(|h| {
                 std::array::from_fn(|i| {
@@ -681,22 +674,9 @@ impl State {
             if w[0] == self.hseen[k] && w[1] == self.hseen[k + 1] && w[2] == self.hseen[k + 2] {
                 continue;
             }
-            // What changed since the last scan began: a house or intersection none of
-            // whose cells changed was scanned with these very places, and what it
-            // implied is gone already (candidates only ever go).
-            let seen = [self.hseen[k], self.hseen[k + 1], self.hseen[k + 2]];
-            let ch = [w[0] ^ seen[0], w[1] ^ seen[1], w[2] ^ seen[2]];
-            let mut houses = u64::from(changed_houses(ch));
-            for (j, h) in t.houses.iter().enumerate() {
-                houses |=
-                    u64::from((ch[0] & h[0]) | (ch[1] & h[1]) | (ch[2] & h[2]) != 0) << (27 + j);
-            }
             // Pointing into the extra house: a row, column or box whose places all
             // lie in the extra house.
-            for (&[rest, shared, away], &in_houses) in t.inter.iter().zip(&t.inter_houses) {
-                if in_houses & houses == 0 {
-                    continue;
-                }
+            for [rest, shared, away] in &t.inter {
                 let c = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
                 if (c[0] & rest[0]) | (c[1] & rest[1]) | (c[2] & rest[2]) == 0
                     && (c[0] & shared[0]) | (c[1] & shared[1]) | (c[2] & shared[2]) != 0
@@ -711,16 +691,7 @@ impl State {
                     }
                 }
             }
-            let start = w;
             for (i, h) in t.houses.iter().enumerate() {
-                // A house reads its places as they are now, after pointing and the
-                // houses before it (a place they took is no hidden single here).
-                let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-                if ((w[0] ^ seen[0]) & h[0]) | ((w[1] ^ seen[1]) & h[1]) | ((w[2] ^ seen[2]) & h[2])
-                    == 0
-                {
-                    continue;
-                }
                 let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
                 let x = p[0] | p[1] | p[2];
                 if x == 0 {
@@ -774,11 +745,9 @@ impl State {
                     }
                 }
             }
-            // The words as the scan started: what it removed itself is a change
-            // for the next scan (a house scanned before a removal did not see it).
-            self.hseen[k] = start[0];
-            self.hseen[k + 1] = start[1];
-            self.hseen[k + 2] = start[2];
+            self.hseen[k] = self.cand[k];
+            self.hseen[k + 1] = self.cand[k + 1];
+            self.hseen[k + 2] = self.cand[k + 2];
         }
         Ok(changed)
     }

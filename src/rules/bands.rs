@@ -122,6 +122,23 @@ fn clear_lowest(x: u32) -> u32 {
     x & x.wrapping_sub(1)
 }
 
+/// The rows, columns and boxes (bit `i` for house `i` of [`Variant`]: rows 0-8,
+/// columns 9-17, boxes 18-26) that hold a cell of `cells` (three band words).
+#[inline(always)]
+fn changed_houses(cells: [u32; 3]) -> u32 {
+    let mut m = fold(cells[0] | cells[1] | cells[2]) << 9;
+    for (b, &w) in cells.iter().enumerate() {
+        let rows = u32::from(w & 0x1FF != 0)
+            | u32::from(w >> 9 & 0x1FF != 0) << 1
+            | u32::from(w >> 18 != 0) << 2;
+        let f = fold(w);
+        let boxes =
+            u32::from(f & 7 != 0) | u32::from(f & 0x38 != 0) << 1 | u32::from(f & 0x1C0 != 0) << 2;
+        m |= rows << (3 * b) | boxes << (18 + 3 * b);
+    }
+    m
+}
+
 /// An 81-bit cell mask as three band words.
 fn split(mask: u128) -> [u32; 3] {
     std::array::from_fn(|b| (mask >> (27 * b)) as u32 & BAND)
@@ -602,11 +619,11 @@ impl State {
         Ok(changed)
     }
 
-    /// Newly placed cells take their digit from their extra peers (and, under
-    /// non-consecutive, the neighbouring digits from their neighbours). True if any
-    /// cell was new.
+    /// Newly placed cells take their digit from their extra peers (with `PEERS`; under
+    /// non-consecutive alone there are none) and, under non-consecutive, the
+    /// neighbouring digits from their neighbours. True if any cell was new.
     #[inline(always)]
-    fn place_extra<const NC: bool>(&mut self, t: &Tables) -> bool {
+    fn place_extra<const PEERS: bool, const NC: bool>(&mut self, t: &Tables) -> bool {
         let mut any = false;
         for band in 0..3 {
             let new = !self.unsolved[band] & !self.xdone[band] & t.xcells[band] & BAND;
@@ -620,13 +637,17 @@ impl State {
                 while m != 0 {
                     let cell = band * 27 + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let x = &t.xpeers[cell];
-                    for b in 0..3 {
-                        self.remove(d * 3 + b, x[b]);
+                    if PEERS {
+                        let x = &t.xpeers[cell];
+                        for b in 0..3 {
+                            self.remove(d * 3 + b, x[b]);
+                        }
                     }
                     if NC {
+                        // The neighbours lie in the cell's band and the bands next
+                        // to it.
                         let o = &t.orth[cell];
-                        for b in 0..3 {
+                        for b in band.saturating_sub(1)..(band + 2).min(3) {
                             if d > 0 {
                                 self.remove((d - 1) * 3 + b, o[b]);
                             }
@@ -913,12 +934,15 @@ impl State {
             if NC {
                 changed |= self.near_places(d);
             }
+            // The words as this scan starts: what the scan itself removes counts as
+            // a change next time.
+            let start = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
             if MOVES {
                 changed |= self.locked_peers(k, t, all_peers);
             }
-            self.lseen[k] = self.cand[k];
-            self.lseen[k + 1] = self.cand[k + 1];
-            self.lseen[k + 2] = self.cand[k + 2];
+            self.lseen[k] = start[0];
+            self.lseen[k + 1] = start[1];
+            self.lseen[k + 2] = start[2];
         }
         changed
     }
@@ -932,7 +956,18 @@ impl State {
     #[inline(always)]
     fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
         let mut changed = false;
-        for h in &t.classic {
+        // Only the houses with a cell changed since the last scan began (`lseen`):
+        // one whose places are as they were then has nothing new, since the cells
+        // that see them all went then, and candidates only ever go. A removal in
+        // this scan counts as a change for the next one.
+        let mut todo = changed_houses([
+            self.cand[k] ^ self.lseen[k],
+            self.cand[k + 1] ^ self.lseen[k + 1],
+            self.cand[k + 2] ^ self.lseen[k + 2],
+        ]);
+        while todo != 0 {
+            let h = &t.classic[todo.trailing_zeros() as usize];
+            todo &= todo - 1;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
             let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
             let open = [
@@ -1089,7 +1124,7 @@ impl State {
     ) -> Result<(), Dead> {
         loop {
             self.settle_all::<X>(t.pext)?;
-            let extra = (PEERS || NC) && self.place_extra::<NC>(t);
+            let extra = (PEERS || NC) && self.place_extra::<PEERS, NC>(t);
             if self.naked_singles()? | extra {
                 continue;
             }
@@ -1591,6 +1626,22 @@ mod tests {
     /// puzzles: random candidates dropped around a known solution) never removes a
     /// candidate of that solution, which the rules allow; and each removes something
     /// often enough that the check is not idle.
+    /// The houses `changed_houses` names are those that hold a cell of the mask, in
+    /// the order of the rule table's first 27 houses, on random sparse masks.
+    #[test]
+    fn changed_houses_are_the_houses_holding_the_cells() {
+        let v = Variant::new(RuleSet::CLASSIC, None).unwrap();
+        let mut rng = Rng::new(11);
+        for _ in 0..2000 {
+            let mut mask = 0u128;
+            for _ in 0..rng.below(4) {
+                mask |= 1 << rng.below(81);
+            }
+            let want = (0..27).fold(0u32, |m, i| m | u32::from(v.houses[i] & mask != 0) << i);
+            assert_eq!(changed_houses(split(mask)), want, "{mask:x}");
+        }
+    }
+
     #[test]
     fn inferences_keep_a_solution_on_random_positions() {
         let mut rng = Rng::new(11);

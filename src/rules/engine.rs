@@ -46,6 +46,10 @@ pub(crate) struct State {
     /// Each board as of its last hidden-single scan: a board equal to it has nothing
     /// new to find. Comparing boards costs less than tracking changes in `place`.
     scanned: [u128; 9],
+    /// Each board as of the start of its last locked-candidates scan
+    /// ([`State::eliminate_seen`]): a house whose places are as they were then has
+    /// nothing new.
+    locked: [u128; 9],
 }
 
 impl State {
@@ -54,6 +58,7 @@ impl State {
         cand: [ALL; 9],
         open: ALL,
         scanned: [0; 9],
+        locked: [0; 9],
     };
 
     /// The start position of `grid`, or `None` when its givens contradict each other.
@@ -177,7 +182,19 @@ impl State {
         let mut changed = false;
         for d in 0..9 {
             let mut board = self.cand[d];
+            let last = self.locked[d];
+            if board == last {
+                continue;
+            }
+            // The board as the scan starts: what the scan takes counts as a change
+            // next time (a house scanned before it did not see it).
+            self.locked[d] = board;
             for &house in &v.houses[..v.n_houses] {
+                // Places as at the last scan: the cells that see them all went then
+                // (candidates only ever go).
+                if house & (board ^ last) == 0 {
+                    continue;
+                }
                 let places = board & house;
                 // Solved in this house already, or more than two places (clearing the
                 // lowest two bits leaves some; no popcount instruction needed).

@@ -31,6 +31,7 @@ use crate::grid::Grid;
 mod board;
 mod chains;
 mod driver;
+mod dynamic;
 mod fish;
 mod hint;
 mod links;
@@ -91,6 +92,7 @@ pub struct Rater {
     links: Vec<links::Link>,
     chains: chains::Chains,
     multiple: chains::Multiple,
+    dynamic: dynamic::Dynamic,
 }
 
 impl Rater {
@@ -101,6 +103,7 @@ impl Rater {
             links: Vec::with_capacity(64),
             chains: chains::Chains::default(),
             multiple: chains::Multiple::default(),
+            dynamic: dynamic::Dynamic::default(),
         }
     }
 
@@ -119,9 +122,13 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) =
-                driver::next_hint(b, &mut self.links, &mut self.chains, &mut self.multiple)
-            else {
+            let Some(hint) = driver::next_hint(
+                b,
+                &mut self.links,
+                &mut self.chains,
+                &mut self.multiple,
+                &mut self.dynamic,
+            ) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

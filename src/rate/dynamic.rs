@@ -807,3 +807,122 @@ fn offer(
         *best = Some((diff, cx, key, h));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{board::Board, driver, Rater};
+    use super::*;
+    use crate::grid::Grid;
+
+    /// Puzzles whose hardest step is one of this module's techniques, with serate's
+    /// ER and that step's name (from tests/data/serate_ratings.csv and serate runs on
+    /// generated puzzles).
+    const PUZZLES: [(&str, u8, &str); 5] = [
+        (
+            "....264...........9...4.31.....1...384.2..7...9.....8218.35..........86...5......",
+            78,
+            "Nishio Forcing Chains",
+        ),
+        (
+            ".19...5...6..15..2.......3..4.27.1.57...3...4..8..1..........9....4......85..7...",
+            89,
+            "Dynamic Cell Forcing Chains",
+        ),
+        (
+            "..3.....2...8.1...14..3.9...589.7.6...6.......9...4....6.78..34.............26..5",
+            88,
+            "Dynamic Region Forcing Chains",
+        ),
+        (
+            "...637..9.7..89.4....1.....6.......1..284.....5...37...2...8.6..6.4....28.7....9.",
+            90,
+            "Dynamic Double Forcing Chains",
+        ),
+        (
+            "75......1...5.94.79.....8..3..2...6...6...1...9.3........4.52.....8.....1.4.7....",
+            90,
+            "Dynamic Contradiction Forcing Chains",
+        ),
+    ];
+
+    /// The solution, from the replayed path (checked to be a valid solution of the
+    /// puzzle, hence the only one).
+    fn solution(puzzle: &Grid, steps: &[super::super::Step]) -> [u8; 81] {
+        let mut cells = *puzzle.cells();
+        for s in steps {
+            for &(c, d) in &s.placed {
+                cells[c as usize] = d;
+            }
+        }
+        let solved = Grid::from_cells(cells).unwrap();
+        assert!(solved.is_valid_solution() && solved.agrees_with(puzzle));
+        cells
+    }
+
+    #[test]
+    fn dynamic_paths_rate_as_serate_and_never_remove_the_solution() {
+        let mut rater = Rater::new();
+        for (puzzle, er, name) in PUZZLES {
+            let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+            let r = rater.rate(&grid, true).unwrap();
+            assert_eq!((r.er, r.er_technique), (er, name), "{puzzle}");
+            let sol = solution(&grid, &r.steps);
+            for s in &r.steps {
+                for &(c, d) in &s.removed {
+                    assert_ne!(sol[c as usize], d, "{puzzle}: {s:?} removes the solution");
+                }
+            }
+        }
+    }
+
+    /// The position where serate's path first needs a dynamic chain (gen1000:761 of
+    /// the ratings file): nothing simpler applies, and the dynamic producer's simplest
+    /// hint is a cell forcing chain of 8.9 whose eliminations all miss the solution.
+    #[test]
+    fn first_dynamic_step_of_a_puzzle() {
+        let (puzzle, ..) = PUZZLES[1];
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let sol = solution(&grid, &super::super::rate(&grid).unwrap().steps);
+        let mut b = Board::from_values(grid.cells());
+        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let mut dyn2 = Dynamic::default();
+        loop {
+            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+                .expect("a step");
+            if h.name.starts_with("Dynamic") {
+                break;
+            }
+            h.apply(&mut b);
+        }
+        assert!(dyn2.hint(&b, Kind::Nishio).is_none());
+        assert!(multiple.cell_and_region_chains(&b).is_none());
+        let h = dyn2.hint(&b, Kind::Dynamic).expect("a dynamic chain");
+        assert_eq!((h.name, h.difficulty), ("Dynamic Cell Forcing Chains", 89));
+        let mut removed = 0;
+        for (di, &set) in h.elim.iter().enumerate() {
+            for c in cells(set & b.digit[di]) {
+                removed += 1;
+                assert_ne!(
+                    sol[c] as usize,
+                    di + 1,
+                    "r{}c{} {}",
+                    c / 9 + 1,
+                    c % 9 + 1,
+                    di + 1
+                );
+            }
+        }
+        assert!(removed >= 1);
+        // a dynamic run from a true candidate never reaches a contradiction
+        let mut run = Run::default();
+        let mut adv = Advanced::default();
+        for c in cells(b.empty) {
+            let di = (sol[c] - 1) as usize;
+            run.chain(&b, state(c, di, true), Mode { y: true, level: 1 }, &mut adv);
+            assert!(run.contradiction.is_none(), "r{}c{}", c / 9 + 1, c % 9 + 1);
+            for &s in &run.order_on {
+                assert_eq!(sol[cell_of(s)] as usize, digit_of(s) + 1);
+            }
+        }
+    }
+}

@@ -12,7 +12,11 @@
 # target/release/bulkdoku) for the generated puzzles. The samples are fixed (every Nth
 # line), so a rerun selects the same puzzles. FORUM=N rates the first N puzzles of the
 # forum-hardest sample (about a minute each on one core; default 60); `assemble` takes
-# whatever each list's serate output holds, so a partial forum run can be assembled.
+# whatever each list's serate output holds, so a partial forum run can be assembled, and
+# a list with no serate output in WORK keeps its rows from the current file (so one list
+# can be added or redone alone). The gen900 list (random puzzles `bulkdoku rate` rates
+# at 8.8 or more, or cannot rate) is rated one puzzle per serate run, each given at most
+# TIMEOUT seconds (default 300); those not finished are left out.
 set -euo pipefail
 cmd=${1:?usage: serate_ratings.sh select|rate|assemble WORK}
 work=${2:?usage: serate_ratings.sh select|rate|assemble WORK}
@@ -24,7 +28,9 @@ forum=${FORUM:-60}
 mkdir -p "$work"
 
 # The lists, in the order `assemble` writes them: name, then how each was selected.
-lists="gen1000 c17 gen26 serg forum"
+lists="gen1000 c17 gen26 serg forum gen900"
+# The source key each list's rows carry, in the same order.
+keys="gen1000 17clue gen26 serg forum gen900"
 
 # Puzzles of FILE (CR stripped, comment lines and anything not 81 cells dropped) on the
 # lines whose number among those puzzles is 1 modulo STEP, as "puzzle<TAB>source:line".
@@ -42,10 +48,25 @@ select)
     "$bulkdoku" generate -n 700 --seed 26 -o "$work/gen26.txt"
     sample "$work/gen26.txt" 1 gen26 >"$work/gen26.src"
     sample "$shared/data/puzzles5_forum_hardest_1905_11+" 812 forum | head -n "$forum" >"$work/forum.src"
+    # ER 8.8 and above is about 1 random puzzle in 250: keep those of 25,000
+    "$bulkdoku" generate -n 25000 --seed 900 -o "$work/gen900.txt"
+    "$bulkdoku" rate -q "$work/gen900.txt" -o "$work/gen900.rate.csv"
+    awk -F, 'NR > 1 && $4 == "unique" && ($5 == "" || $5 + 0 >= 8.8) { print $3 "\t" "gen900:" $2 }' \
+        "$work/gen900.rate.csv" >"$work/gen900.src"
     for l in $lists; do cut -f1 "$work/$l.src" >"$work/$l.txt"; wc -l <"$work/$l.txt" | sed "s/^/$l: /"; done
     ;;
 rate)
     for l in $lists; do
+        if [ "$l" = gen900 ]; then
+            : >"$work/$l.csv"
+            while IFS= read -r p; do
+                echo "$p" >"$work/one.txt"
+                timeout "${TIMEOUT:-300}" nice -n 10 java -cp "$serate" diuf.sudoku.test.serate \
+                    --threads=1 --format="%g,%r,%p,%d,%e,%R" --input="$work/one.txt" \
+                    >>"$work/$l.csv" || true
+            done <"$work/$l.txt"
+            continue
+        fi
         nice -n 10 java -cp "$serate" diuf.sudoku.test.serate --threads=1 \
             --format="%g,%r,%p,%d,%e,%R" --input="$work/$l.txt" >"$work/$l.csv"
     done
@@ -53,11 +74,27 @@ rate)
 assemble)
     out=$root/tests/data/serate_ratings.csv
     body=$out.body
+    set -- $keys
     for l in $lists; do
-        [ -s "$work/$l.csv" ] || continue
-        # serate prints the puzzles in input order: its rows are joined to their sources
-        # line by line (and checked to be the same puzzles).
-        paste -d '\t' <(head -n "$(wc -l <"$work/$l.csv")" "$work/$l.src") "$work/$l.csv"
+        key=$1
+        shift
+        if [ ! -s "$work/$l.csv" ]; then
+            # no serate output for this list here: keep its rows from the current file
+            if [ -f "$out" ]; then
+                grep -v '^#' "$out" | awk -F, -v key="$key" -v OFS='\t' '
+                    { src = $NF; k = src; sub(/:.*/, "", k); if (k != key) next
+                      tech = $5; for (i = 6; i < NF; i++) tech = tech "," $i
+                      print $1, src, $1 "," $2 "," $3 "," $4 ",kept," tech }'
+            fi
+            continue
+        fi
+        # serate prints the puzzles in input order: each row is joined to its source by
+        # its puzzle (and checked to be one of the list's).
+        awk -F '\t' -v OFS='\t' '
+            NR == FNR { src[$1] = $2; next }
+            { split($0, f, ",")
+              if (!(f[1] in src)) { print "serate row not in the list: " $0 > "/dev/stderr"; exit 1 }
+              print f[1], src[f[1]], $0 }' "$work/$l.src" "$work/$l.csv"
     done | awk -F '\t' '
         {
             split($3, f, ",")
@@ -86,6 +123,9 @@ assemble)
 #            serate finished in the time it had (minutes of one core each)
 #   forum    ../shared/data/puzzles5_forum_hardest_1905_11+: every 812th puzzle (60),
 #            those serate finished in the time it had (minutes of one core each)
+#   gen900   bulkdoku generate -n 25000 --seed 900: the puzzles `bulkdoku rate` rates
+#            8.8 or more or cannot rate (lines of its output), those serate finished in
+#            300 s of one core each
 EOF
         echo "# Rated: $(awk -F, '{ sub(/:.*/, "", $NF); n[$NF]++; if (!($NF in at)) { at[$NF] = k++; key[k - 1] = $NF } }
             END { for (i = 0; i < k; i++) printf "%s%s %d", (i ? ", " : ""), key[i], n[key[i]] }' "$body")."

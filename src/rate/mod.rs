@@ -17,10 +17,14 @@
 //! claiming / hidden pairs and triplets, intersections, naked and hidden subsets,
 //! X-wing / swordfish / jellyfish, strong-link chains of 2-4 links (skyscraper, kite,
 //! turbot, grouped), XY- and XYZ-wings, unique rectangles and loops (types 1-4), BUG
-//! (types 1-2), WXYZ- to TUVWXYZ-wings, X/Y/XY-cycles and forcing chains, cell and
-//! region forcing chains. Not yet: aligned pair and triplet exclusion, BUG types 3-4,
-//! unique loop type 3 with a hidden set, Nishio, dynamic and nested forcing chains;
-//! a puzzle that needs them gives [`RateError::Stuck`].
+//! (types 1-2), WXYZ- to TUVWXYZ-wings, X/Y/XY-cycles and forcing chains, Nishio
+//! forcing chains, cell and region forcing chains, dynamic forcing chains
+//! (contradiction, double, cell, region; 8.5+) and dynamic forcing chains (+) (9.0+,
+//! their runs also using pointing / claiming, hidden and naked pairs and X-wings; see
+//! `dynamic`). Not yet: aligned pair and triplet exclusion, BUG types 3-4, unique loop
+//! type 3 with a hidden set, and the nested levels (+ Forcing Chains), (+ Multiple
+//! Forcing Chains), (+ Dynamic Forcing Chains) that the forum's hardest puzzles (ER
+//! 9.5 to 11+) need; a puzzle that needs them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.

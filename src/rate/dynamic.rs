@@ -551,12 +551,14 @@ type Best = Option<(u8, u32, u8, Hint)>;
 /// Buffers for the dynamic producers, kept between steps and puzzles.
 #[derive(Debug, Default)]
 pub struct Dynamic {
-    /// The "on" run of each digit of the cell in hand.
-    values: Vec<Run>,
+    /// The "on" run of each candidate (`cell * 9 + digit index`), computed at most
+    /// once per position: the cell's own runs, and those of the other positions of a
+    /// digit in a house for the region chains.
+    runs: Vec<Run>,
+    /// Which of `runs` hold the position in hand's run.
+    done: [u128; 9],
     /// The "off" run of the candidate in hand.
     off: Run,
-    /// Runs of the other positions of a digit in a house.
-    positions: Vec<Run>,
     adv: Advanced,
     seen: [u128; 12],
     stack: Vec<u32>,
@@ -570,10 +572,10 @@ impl Dynamic {
             Kind::Dynamic => (Mode { y: true, level: 0 }, 85, &DYNAMIC),
             Kind::DynamicPlus => (Mode { y: true, level: 1 }, 90, &PLUS),
         };
-        if self.values.len() < 9 {
-            self.values.resize_with(9, Run::default);
-            self.positions.resize_with(9, Run::default);
+        if self.runs.len() < 729 {
+            self.runs.resize_with(729, Run::default);
         }
+        self.done = [0; 9];
         let nishio = kind == Kind::Nishio;
         let mut best: Best = None;
         for cell in cells(b.empty) {
@@ -584,9 +586,9 @@ impl Dynamic {
             }
             for di in bits(m as u32) {
                 let on = state(cell, di, true);
-                self.values[di].chain(b, on, mode, &mut self.adv);
-                if let Some((n_on, n_off)) = self.values[di].contradiction {
-                    let r = &self.values[di];
+                self.on_run(b, cell, di, mode);
+                if let Some((n_on, n_off)) = self.runs[cell * 9 + di].contradiction {
+                    let r = &self.runs[cell * 9 + di];
                     let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack)
                         + r.ancestors(n_off, &mut self.seen, &mut self.stack);
                     let mut elim = [0u128; 9];
@@ -612,7 +614,7 @@ impl Dynamic {
                     continue;
                 }
                 if card >= 3 {
-                    self.doubles(b, di, names, base, &mut best);
+                    self.doubles(b, cell * 9 + di, names, base, &mut best);
                 }
                 self.regions(b, cell, di, mode, names, base, &mut best);
             }
@@ -620,20 +622,16 @@ impl Dynamic {
                 continue;
             }
             // cell reduction: what every digit of the cell implies
-            let first = m.trailing_zeros() as usize;
+            let first = cell * 9 + m.trailing_zeros() as usize;
+            let runs = &self.runs[cell * 9..cell * 9 + 9];
             for on_side in [true, false] {
-                let n = if on_side {
-                    self.values[first].order_on.len()
+                let list = if on_side {
+                    &self.runs[first].order_on
                 } else {
-                    self.values[first].order_off.len()
+                    &self.runs[first].order_off
                 };
-                for k in 0..n {
-                    let s = if on_side {
-                        self.values[first].order_on[k]
-                    } else {
-                        self.values[first].order_off[k]
-                    };
-                    if !bits(m as u32).all(|d| self.values[d].reached(s)) {
+                for &s in list {
+                    if !bits(m as u32).all(|d| runs[d].reached(s)) {
                         continue;
                     }
                     let elim = target_elim(b, s);
@@ -642,7 +640,7 @@ impl Dynamic {
                     }
                     let mut cx = 0;
                     for d in bits(m as u32) {
-                        let r = &self.values[d];
+                        let r = &runs[d];
                         cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
                     }
                     offer(&mut best, b, names.cell, base, cx, 5, elim);
@@ -652,9 +650,17 @@ impl Dynamic {
         best.map(|(_, _, _, h)| h)
     }
 
+    /// The "on" run of candidate (`cell`, `di`) into `runs`, unless already there.
+    fn on_run(&mut self, b: &Board, cell: usize, di: usize, mode: Mode) {
+        if self.done[di] >> cell & 1 == 0 {
+            self.done[di] |= 1u128 << cell;
+            self.runs[cell * 9 + di].chain(b, state(cell, di, true), mode, &mut self.adv);
+        }
+    }
+
     /// Double forcing chains: what follows from the candidate both true and false.
-    fn doubles(&mut self, b: &Board, di: usize, names: &Names, base: u8, best: &mut Best) {
-        let on_run = &self.values[di];
+    fn doubles(&mut self, b: &Board, idx: usize, names: &Names, base: u8, best: &mut Best) {
+        let on_run = &self.runs[idx];
         for on_side in [true, false] {
             let list = if on_side {
                 &on_run.order_on
@@ -700,11 +706,11 @@ impl Dynamic {
                 continue;
             }
             let others = pos & !(1u128 << cell);
-            let n_others = others.count_ones() as usize;
-            for (k, o) in cells(others).enumerate() {
-                self.positions[k].chain(b, state(o, di, true), mode, &mut self.adv);
+            for o in cells(others) {
+                self.on_run(b, o, di, mode);
             }
-            let mine = &self.values[di];
+            let mine = &self.runs[cell * 9 + di];
+            let runs = &self.runs;
             for on_side in [true, false] {
                 let list = if on_side {
                     &mine.order_on
@@ -712,7 +718,7 @@ impl Dynamic {
                     &mine.order_off
                 };
                 for &s in list {
-                    if !self.positions[..n_others].iter().all(|r| r.reached(s)) {
+                    if !cells(others).all(|o| runs[o * 9 + di].reached(s)) {
                         continue;
                     }
                     let elim = target_elim(b, s);
@@ -721,7 +727,8 @@ impl Dynamic {
                     }
                     let mut cx =
                         mine.ancestors(mine.node_of[s as usize], &mut self.seen, &mut self.stack);
-                    for r in &self.positions[..n_others] {
+                    for o in cells(others) {
+                        let r = &runs[o * 9 + di];
                         cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
                     }
                     offer(best, b, names.region, base, cx, 6, elim);

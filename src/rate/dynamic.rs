@@ -932,4 +932,44 @@ mod tests {
             }
         }
     }
+
+    /// Forum-hardest puzzles (../shared/data/puzzles5_forum_hardest_1905_11+, lines
+    /// 5001, 6201 and 7001) whose paths take a few steps, some of them dynamic (+),
+    /// before they need the nested levels: every step up to there keeps the solution.
+    #[test]
+    fn steps_before_the_nested_levels_keep_the_solution() {
+        let puzzles = [
+            "98.7..6..5...8......6..45..7...3.....3.9.......5..24....1....65.....1.24......1..",
+            "98.7..6..7.5..........8..7.64.9...3.....6.9.4.....2..643.6....7..8...3.......1...",
+            "98.7.....6...5......7..86..7....94.....5...3.....2...1.6...57....41...5.....3...2",
+        ];
+        let mut kinds = std::collections::BTreeSet::new();
+        for puzzle in puzzles {
+            let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+            let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
+            let mut b = Board::from_values(grid.cells());
+            let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+            let mut steps = 0;
+            while let Some(h) =
+                driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+            {
+                for (di, &set) in h.elim.iter().enumerate() {
+                    for c in cells(set & b.digit[di]) {
+                        assert_ne!(sol[c] as usize, di + 1, "{puzzle}: {}", h.name);
+                    }
+                }
+                if let Some((c, d)) = h.place {
+                    assert_eq!(sol[c as usize], d, "{puzzle}: {}", h.name);
+                }
+                kinds.insert(h.name);
+                h.apply(&mut b);
+                steps += 1;
+            }
+            assert!(steps >= 3 && !b.solved(), "{puzzle}: {steps} steps");
+        }
+        assert!(
+            kinds.iter().any(|k| k.ends_with("(+)")),
+            "no dynamic (+) step: {kinds:?}"
+        );
+    }
 }

@@ -972,4 +972,44 @@ mod tests {
             "no dynamic (+) step: {kinds:?}"
         );
     }
+
+    /// serate's path on forum-hardest line 5001 (printed with `--after="%r %s"`) starts
+    /// with seven dynamic (+) contradiction chains: the same eliminations, in the same
+    /// order, at the same difficulties.
+    #[test]
+    fn dynamic_plus_steps_equal_serates() {
+        let puzzle =
+            "98.7..6..5...8......6..45..7...3.....3.9.......5..24....1....65.....1.24......1..";
+        let serate: [(u8, usize, usize, u8); 7] = [
+            (99, 3, 9, 1),
+            (99, 2, 4, 3),
+            (99, 3, 8, 1),
+            (99, 6, 8, 1),
+            (100, 6, 9, 1),
+            (100, 6, 2, 1),
+            (100, 4, 4, 1),
+        ];
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let mut b = Board::from_values(grid.cells());
+        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        for (diff, row, col, d) in serate {
+            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+                .expect("a step");
+            let mut removed = Vec::new();
+            for (di, &set) in h.elim.iter().enumerate() {
+                for c in cells(set & b.digit[di]) {
+                    removed.push((c / 9 + 1, c % 9 + 1, di as u8 + 1));
+                }
+            }
+            assert_eq!(
+                (h.name, h.difficulty, removed),
+                (
+                    "Dynamic Contradiction Forcing Chains (+)",
+                    diff,
+                    vec![(row, col, d)]
+                )
+            );
+            h.apply(&mut b);
+        }
+    }
 }

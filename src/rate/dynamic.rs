@@ -337,8 +337,8 @@ pub struct Advanced {
 const LOCK_PAIRS: [(usize, usize); 4] = [(0, 9), (0, 18), (9, 0), (18, 0)];
 
 impl Advanced {
-    /// Record the eliminations `elim` of digit `di` with parents `par` (off states of
-    /// digit `pdi`... given as states); skipped when nothing depends on the run.
+    /// Record `elims` ("off" states) with the parents pushed since `par_start`; a
+    /// deduction with no parent does not depend on the run and is skipped.
     fn record(&mut self, elims: &[State], par_start: usize) -> bool {
         if self.parents.len() == par_start {
             return false;
@@ -444,7 +444,7 @@ impl Advanced {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
         for h in 0..27 {
-            if b_empty(g, h) < 4 {
+            if g.empty_count(h) < 4 {
                 continue;
             }
             let hs = &HOUSES[h];
@@ -530,10 +530,6 @@ impl Advanced {
     }
 }
 
-fn b_empty(g: &Board, h: usize) -> u32 {
-    g.empty_count(h)
-}
-
 /// Which producer: Nishio, dynamic, or dynamic (+).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -607,7 +603,7 @@ impl Dynamic {
                         base,
                         cx,
                         7,
-                        on_elim(b, on),
+                        target_elim(b, on),
                     );
                 }
                 if nishio {
@@ -780,11 +776,6 @@ fn target_elim(b: &Board, s: State) -> [Cells; 9] {
         elim[di] = 1u128 << cell;
     }
     elim
-}
-
-/// The eliminations that make the "on" state `on` true.
-fn on_elim(b: &Board, on: State) -> [Cells; 9] {
-    target_elim(b, on)
 }
 
 fn removes(b: &Board, elim: &[Cells; 9]) -> bool {

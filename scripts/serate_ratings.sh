@@ -125,7 +125,7 @@ assemble)
 #            those serate finished in the time it had (minutes of one core each)
 #   gen900   bulkdoku generate -n 25000 --seed 900: the puzzles `bulkdoku rate` rates
 #            8.8 or more or cannot rate (lines of its output), those serate finished in
-#            300 s of one core each
+#            the time it had (at most 300 s of one core each)
 EOF
         echo "# Rated: $(awk -F, '{ sub(/:.*/, "", $NF); n[$NF]++; if (!($NF in at)) { at[$NF] = k++; key[k - 1] = $NF } }
             END { for (i = 0; i < k; i++) printf "%s%s %d", (i ? ", " : ""), key[i], n[key[i]] }' "$body")."

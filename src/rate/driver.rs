@@ -7,7 +7,7 @@
 
 use super::board::Board;
 use super::hint::Hint;
-use super::{aligned, chains, fish, links, singles, uniqueness, wings};
+use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings};
 
 /// The next step on the path from `b`, if any technique applies.
 pub fn next_hint(
@@ -15,6 +15,7 @@ pub fn next_hint(
     buf: &mut Vec<links::Link>,
     chains: &mut chains::Chains,
     multiple: &mut chains::Multiple,
+    dynamic: &mut dynamic::Dynamic,
 ) -> Option<Hint> {
     singles::hidden_single(b)
         .or_else(|| singles::locking(b, true))
@@ -45,5 +46,8 @@ pub fn next_hint(
         .or_else(|| chains.cycles_and_forcing_chains(b))
         .or_else(|| wings::als_wing(b, 6))
         .or_else(|| aligned::aligned_exclusion(b, 3))
+        .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
         .or_else(|| multiple.cell_and_region_chains(b))
+        .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
+        .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
 }

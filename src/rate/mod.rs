@@ -19,9 +19,13 @@
 //! turbot, their grouped forms with a group at either end of any link, and loops),
 //! XY- and XYZ-wings, unique rectangles and loops (types 1-4, type 3 with a naked or a
 //! hidden set), BUG (types 1, 2 and 4), WXYZ- to TUVWXYZ-wings, aligned pair and triplet
-//! exclusion, X/Y/XY-cycles and forcing chains, cell and region forcing chains. Not
-//! yet: BUG type 3, Nishio, dynamic and nested forcing chains;
-//! a puzzle that needs them gives [`RateError::Stuck`].
+//! exclusion, X/Y/XY-cycles and forcing chains, Nishio forcing chains, cell and region
+//! forcing chains, dynamic forcing chains (contradiction, double, cell, region; 8.5+)
+//! and dynamic forcing chains (+) (9.0+, their runs also using pointing / claiming,
+//! hidden and naked pairs and X-wings; see `dynamic`). Not yet: BUG type 3 and the
+//! nested levels (+ Forcing Chains), (+ Multiple Forcing Chains), (+ Dynamic Forcing
+//! Chains) that the forum's hardest puzzles (ER 9.5 to 11+) need; a puzzle that needs
+//! them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.
@@ -33,6 +37,7 @@ mod aligned;
 mod board;
 mod chains;
 mod driver;
+mod dynamic;
 mod fish;
 mod hint;
 mod links;
@@ -93,6 +98,7 @@ pub struct Rater {
     links: Vec<links::Link>,
     chains: chains::Chains,
     multiple: chains::Multiple,
+    dynamic: dynamic::Dynamic,
 }
 
 impl Rater {
@@ -103,6 +109,7 @@ impl Rater {
             links: Vec::with_capacity(64),
             chains: chains::Chains::default(),
             multiple: chains::Multiple::default(),
+            dynamic: dynamic::Dynamic::default(),
         }
     }
 
@@ -121,9 +128,13 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) =
-                driver::next_hint(b, &mut self.links, &mut self.chains, &mut self.multiple)
-            else {
+            let Some(hint) = driver::next_hint(
+                b,
+                &mut self.links,
+                &mut self.chains,
+                &mut self.multiple,
+                &mut self.dynamic,
+            ) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

@@ -1,0 +1,1006 @@
+//! Dynamic chains: Sudoku Explainer's "Nishio Forcing Chains" (7.5), "Dynamic Forcing
+//! Chains" (8.5) and "Dynamic Forcing Chains (+)" (9.0), each plus the chain-length
+//! penalty.
+//!
+//! A dynamic run assumes one candidate true (or false) and follows the implications
+//! on a working copy of the grid: every candidate found false is taken off the copy
+//! when its own implications are followed, so later "only candidate left in the cell"
+//! and "only position left in the house" deductions see every earlier one. A
+//! deduction made that way has as parents, besides the candidate that triggered it,
+//! every candidate that had to go for it to hold (its "hidden" parents); a chain's
+//! complexity is the number of distinct candidate states among the ancestors of its
+//! end(s), and the difficulty is the base plus [`length_difficulty`] of the summed
+//! complexity. True candidates are processed before false ones, as Sudoku Explainer
+//! does, which decides which way each state is reached first.
+//!
+//! From every cell of two or more candidates, each candidate in turn:
+//!
+//! - *contradiction*: assuming it true (or false) leads to some candidate both true
+//!   and false, so it is false (or true) (sort key 7: after every other kind);
+//! - *double*: something follows both from the candidate true and from it false
+//!   (cells of three or more candidates; key 1);
+//! - *region*: the first position of a digit in a house: what every position of the
+//!   digit in the house implies (key 6);
+//! - *cell*: what every candidate of the cell implies (key 5).
+//!
+//! Nishio forcing chains are the contradictions alone, with only house links (no
+//! "only candidate of the cell" and no "one digit per cell" links). The simplest
+//! hint of a producer wins: lowest difficulty, then complexity, then sort key, then
+//! the first found in the scan order.
+//!
+//! With nesting level 1 ("(+)"), when a run has nothing left to follow, pointing and
+//! claiming, hidden pairs, naked pairs and X-wings are looked for on the working grid,
+//! and the eliminations of the first of these techniques that has any which depend on
+//! the run's own eliminations are added to the run as false candidates.
+
+use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK};
+use super::chains::length_difficulty;
+use super::hint::Hint;
+
+const NONE: u32 = u32::MAX;
+const STATES: usize = 81 * 9 * 2;
+
+/// A candidate state: `(cell * 9 + digit index) * 2 + on`.
+type State = u16;
+
+#[inline]
+fn state(cell: usize, di: usize, on: bool) -> State {
+    ((cell * 9 + di) * 2 + on as usize) as State
+}
+#[inline]
+fn cell_of(s: State) -> usize {
+    s as usize / 18
+}
+#[inline]
+fn digit_of(s: State) -> usize {
+    (s as usize / 2) % 9
+}
+#[inline]
+fn is_on(s: State) -> bool {
+    s & 1 != 0
+}
+
+/// The three houses of a cell in Sudoku Explainer's order: box, row, column.
+#[inline]
+fn houses_of(cell: usize) -> [usize; 3] {
+    let (r, c) = (cell / 9, cell % 9);
+    [(r / 3) * 3 + c / 3, 9 + r, 18 + c]
+}
+
+/// One dynamic run: every state reached from the assumption, each with the parents
+/// it was first reached from.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Node of each state reached (`NONE` if not reached).
+    node_of: Vec<u32>,
+    /// State of each node.
+    states: Vec<State>,
+    /// Parents of node `n`: `parents[par_start[n]..par_start[n + 1]]`.
+    par_start: Vec<u32>,
+    parents: Vec<u32>,
+    /// "On" and "off" states reached, in the order reached.
+    order_on: Vec<State>,
+    order_off: Vec<State>,
+    queue_on: std::collections::VecDeque<u32>,
+    queue_off: std::collections::VecDeque<u32>,
+    /// The contradiction found, as (on node, off node) of one candidate.
+    contradiction: Option<(u32, u32)>,
+    /// The working grid.
+    grid: Board,
+    /// Scratch parents list.
+    par: Vec<u32>,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run {
+            node_of: vec![NONE; STATES],
+            states: Vec::new(),
+            par_start: vec![0],
+            parents: Vec::new(),
+            order_on: Vec::new(),
+            order_off: Vec::new(),
+            queue_on: Default::default(),
+            queue_off: Default::default(),
+            contradiction: None,
+            grid: Board::new(),
+            par: Vec::new(),
+        }
+    }
+}
+
+/// Link rules and nesting of one run.
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// Cell links ("only candidate left", "one digit per cell"); off for Nishio.
+    y: bool,
+    /// Nesting level: 0 plain dynamic, 1 with the basic techniques.
+    level: u8,
+}
+
+impl Run {
+    fn clear(&mut self) {
+        for &s in &self.states {
+            self.node_of[s as usize] = NONE;
+        }
+        self.states.clear();
+        self.par_start.clear();
+        self.par_start.push(0);
+        self.parents.clear();
+        self.order_on.clear();
+        self.order_off.clear();
+        self.queue_on.clear();
+        self.queue_off.clear();
+        self.contradiction = None;
+    }
+
+    #[inline]
+    fn reached(&self, s: State) -> bool {
+        self.node_of[s as usize] != NONE
+    }
+
+    /// A node for `s` with `parents`; registered (and queued) unless `temp`.
+    fn node(&mut self, s: State, parents: &[u32], temp: bool) -> u32 {
+        let n = self.states.len() as u32;
+        self.states.push(s);
+        self.parents.extend_from_slice(parents);
+        self.par_start.push(self.parents.len() as u32);
+        if !temp {
+            self.node_of[s as usize] = n;
+            if is_on(s) {
+                self.order_on.push(s);
+                self.queue_on.push_back(n);
+            } else {
+                self.order_off.push(s);
+                self.queue_off.push_back(n);
+            }
+        }
+        n
+    }
+
+    /// Distinct states among the ancestors of node `n`, itself included.
+    fn ancestors(&self, n: u32, seen: &mut [u128; 12], stack: &mut Vec<u32>) -> u32 {
+        *seen = [0; 12];
+        stack.clear();
+        stack.push(n);
+        let mut count = 0;
+        while let Some(p) = stack.pop() {
+            let s = self.states[p as usize] as usize;
+            if seen[s / 128] >> (s % 128) & 1 != 0 {
+                continue;
+            }
+            seen[s / 128] |= 1u128 << (s % 128);
+            count += 1;
+            let (a, z) = (
+                self.par_start[p as usize] as usize,
+                self.par_start[p as usize + 1] as usize,
+            );
+            stack.extend_from_slice(&self.parents[a..z]);
+        }
+        count
+    }
+
+    /// Follow every implication of `source` on a copy of `base`, stopping at the
+    /// first contradiction.
+    fn chain(&mut self, base: &Board, source: State, mode: Mode, adv: &mut Advanced) {
+        self.clear();
+        self.grid = *base;
+        self.node(source, &[], false);
+        let mut par = std::mem::take(&mut self.par);
+        self.follow(base, mode, adv, &mut par);
+        self.par = par;
+    }
+
+    fn follow(&mut self, base: &Board, mode: Mode, adv: &mut Advanced, par: &mut Vec<u32>) {
+        let mut ons: [(State, usize); 4] = [(0, 0); 4];
+        loop {
+            if let Some(p) = self.queue_on.pop_front() {
+                let s = self.states[p as usize];
+                let (cell, di) = (cell_of(s), digit_of(s));
+                if mode.y {
+                    for d in bits(self.grid.cand[cell] as u32) {
+                        if d != di && self.off_from_on(state(cell, d, false), p) {
+                            return;
+                        }
+                    }
+                }
+                let mut added = 1u128 << cell;
+                for h in houses_of(cell) {
+                    for &o in &HOUSES[h] {
+                        let o = o as usize;
+                        if added >> o & 1 == 0 && self.grid.digit[di] >> o & 1 != 0 {
+                            added |= 1u128 << o;
+                            if self.off_from_on(state(o, di, false), p) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            if let Some(p) = self.queue_off.pop_front() {
+                let s = self.states[p as usize];
+                let (cell, di) = (cell_of(s), digit_of(s));
+                // what turns on, on the grid still holding `s`
+                let mut n_ons = 0;
+                if mode.y {
+                    let m = self.grid.cand[cell];
+                    if m.count_ones() == 2 {
+                        let other = (m & !(1 << di)).trailing_zeros() as usize;
+                        ons[n_ons] = (state(cell, other, true), 3);
+                        n_ons += 1;
+                    }
+                }
+                for (k, h) in houses_of(cell).into_iter().enumerate() {
+                    let rest = self.grid.digit[di] & HOUSE_MASK[h] & !(1u128 << cell);
+                    if rest.count_ones() == 1 {
+                        let t = state(rest.trailing_zeros() as usize, di, true);
+                        if !ons[..n_ons].iter().any(|&(u, _)| u == t) {
+                            ons[n_ons] = (t, k);
+                            n_ons += 1;
+                        }
+                    }
+                }
+                for &(t, why) in &ons[..n_ons] {
+                    par.clear();
+                    par.push(p);
+                    let tc = cell_of(t);
+                    if why == 3 {
+                        let gone = base.cand[tc] & !self.grid.cand[tc];
+                        for d in bits(gone as u32) {
+                            par.push(self.node_of[state(tc, d, false) as usize]);
+                        }
+                    } else {
+                        let h = houses_of(cell)[why];
+                        let gone = base.digit[di] & HOUSE_MASK[h] & !self.grid.digit[di];
+                        for &o in &HOUSES[h] {
+                            if gone >> o & 1 != 0 {
+                                par.push(self.node_of[state(o as usize, di, false) as usize]);
+                            }
+                        }
+                    }
+                    debug_assert!(par.iter().all(|&x| x != NONE));
+                    if self.reached(t ^ 1) {
+                        let on = self.node(t, par, true);
+                        self.contradiction = Some((on, self.node_of[(t ^ 1) as usize]));
+                        return;
+                    }
+                    if !self.reached(t) {
+                        self.node(t, par, false);
+                    }
+                }
+                // dynamic: the candidate leaves the working grid
+                self.grid.cand[cell] &= !(1 << di);
+                self.grid.digit[di] &= !(1u128 << cell);
+                continue;
+            }
+            if mode.level == 0 || !self.advanced(base, adv) {
+                return;
+            }
+        }
+    }
+
+    /// An "off" state implied by the "on" node `p`; true on a contradiction.
+    #[inline]
+    fn off_from_on(&mut self, t: State, p: u32) -> bool {
+        if self.reached(t ^ 1) {
+            let off = self.node(t, &[p], true);
+            self.contradiction = Some((self.node_of[(t ^ 1) as usize], off));
+            return true;
+        }
+        if !self.reached(t) {
+            self.node(t, &[p], false);
+        }
+        false
+    }
+
+    /// Level 1: the eliminations of the first basic technique that has some depending
+    /// on the run's eliminations, added as "off" states; whether any was added.
+    fn advanced(&mut self, base: &Board, adv: &mut Advanced) -> bool {
+        adv.found.clear();
+        adv.parents.clear();
+        let g = self.grid;
+        // techniques in Sudoku Explainer's order; the first with any result is used
+        if !(adv.locking(base, &g) || adv.hidden_pairs(base, &g) || adv.naked_pairs(base, &g)) {
+            adv.x_wings(base, &g);
+        }
+        let mut any = false;
+        let found = std::mem::take(&mut adv.found);
+        let mut par: Vec<u32> = Vec::new();
+        for &(s, pa, pz) in &found {
+            if self.reached(s) {
+                continue;
+            }
+            par.clear();
+            for &q in &adv.parents[pa as usize..pz as usize] {
+                par.push(self.node_of[q as usize]);
+            }
+            debug_assert!(par.iter().all(|&x| x != NONE));
+            self.node(s, &par, false);
+            any = true;
+        }
+        adv.found = found;
+        any
+    }
+}
+
+/// The basic techniques a level-1 run may use, each elimination with the removed
+/// candidates it depends on ("off" states).
+#[derive(Debug, Default)]
+pub struct Advanced {
+    /// (eliminated "off" state, parents range in `parents`).
+    found: Vec<(State, u32, u32)>,
+    parents: Vec<State>,
+}
+
+/// Pointing / claiming: box then line pairs, as Sudoku Explainer scans them.
+const LOCK_PAIRS: [(usize, usize); 4] = [(0, 9), (0, 18), (9, 0), (18, 0)];
+
+impl Advanced {
+    /// Record `elims` ("off" states) with the parents pushed since `par_start`; a
+    /// deduction with no parent does not depend on the run and is skipped.
+    fn record(&mut self, elims: &[State], par_start: usize) -> bool {
+        if self.parents.len() == par_start {
+            return false;
+        }
+        let pz = self.parents.len() as u32;
+        for &e in elims {
+            self.found.push((e, par_start as u32, pz));
+        }
+        true
+    }
+
+    /// Pointing and claiming on the working grid `g`; parents: the candidates of the
+    /// digit removed from the first house outside the second.
+    fn locking(&mut self, base: &Board, g: &Board) -> bool {
+        let start = self.found.len();
+        let mut elims: Vec<State> = Vec::new();
+        for &(t1, t2) in &LOCK_PAIRS {
+            for di in 0..9 {
+                let dm = g.digit[di];
+                for i1 in 0..9 {
+                    let h1 = t1 + i1;
+                    let p1 = dm & HOUSE_MASK[h1];
+                    if p1.count_ones() < 2 {
+                        continue;
+                    }
+                    for i2 in 0..9 {
+                        let h2 = t2 + i2;
+                        if p1 & !HOUSE_MASK[h2] != 0 {
+                            continue;
+                        }
+                        let victims = dm & HOUSE_MASK[h2] & !HOUSE_MASK[h1];
+                        if victims == 0 {
+                            continue;
+                        }
+                        let ps = self.parents.len();
+                        let gone = base.digit[di] & !g.digit[di] & HOUSE_MASK[h1] & !HOUSE_MASK[h2];
+                        for c in cells(gone) {
+                            self.parents.push(state(c, di, false));
+                        }
+                        elims.clear();
+                        elims.extend(cells(victims).map(|c| state(c, di, false)));
+                        self.record(&elims, ps);
+                    }
+                }
+            }
+        }
+        self.found.len() > start
+    }
+
+    /// Hidden pairs: two digits in the same two cells of a house; parents: the
+    /// candidates of the two digits once in the house's other cells.
+    fn hidden_pairs(&mut self, base: &Board, g: &Board) -> bool {
+        let start = self.found.len();
+        let mut elims: Vec<State> = Vec::new();
+        for h in 0..27 {
+            let hm = HOUSE_MASK[h] & g.empty;
+            if hm.count_ones() <= 4 {
+                continue;
+            }
+            for d1 in 0..9 {
+                let p1 = g.digit[d1] & HOUSE_MASK[h];
+                if p1.count_ones() != 2 {
+                    continue;
+                }
+                for d2 in d1 + 1..9 {
+                    let p2 = g.digit[d2] & HOUSE_MASK[h];
+                    if p2 != p1 {
+                        continue;
+                    }
+                    elims.clear();
+                    for c in cells(p1) {
+                        for d in bits(g.cand[c] as u32) {
+                            if d != d1 && d != d2 {
+                                elims.push(state(c, d, false));
+                            }
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let ps = self.parents.len();
+                    for &o in &HOUSES[h] {
+                        let o = o as usize;
+                        if p1 >> o & 1 != 0 {
+                            continue;
+                        }
+                        for d in [d1, d2] {
+                            if base.digit[d] >> o & 1 != 0 {
+                                self.parents.push(state(o, d, false));
+                            }
+                        }
+                    }
+                    self.record(&elims, ps);
+                }
+            }
+        }
+        self.found.len() > start
+    }
+
+    /// Naked pairs: two cells of a house holding the same two digits; parents: the
+    /// cells' other candidates removed.
+    fn naked_pairs(&mut self, base: &Board, g: &Board) -> bool {
+        let start = self.found.len();
+        let mut elims: Vec<State> = Vec::new();
+        for h in 0..27 {
+            if g.empty_count(h) < 4 {
+                continue;
+            }
+            let hs = &HOUSES[h];
+            for i in 0..9 {
+                let a = hs[i] as usize;
+                let m = g.cand[a];
+                if m.count_ones() != 2 {
+                    continue;
+                }
+                for &bc in &hs[i + 1..] {
+                    let bc = bc as usize;
+                    if g.cand[bc] != m {
+                        continue;
+                    }
+                    let pair = (1u128 << a) | (1u128 << bc);
+                    elims.clear();
+                    for &o in hs {
+                        let o = o as usize;
+                        if pair >> o & 1 == 0 {
+                            for d in bits((g.cand[o] & m) as u32) {
+                                elims.push(state(o, d, false));
+                            }
+                        }
+                    }
+                    if elims.is_empty() {
+                        continue;
+                    }
+                    let ps = self.parents.len();
+                    for c in [a, bc] {
+                        for d in bits((base.cand[c] & !m) as u32) {
+                            self.parents.push(state(c, d, false));
+                        }
+                    }
+                    self.record(&elims, ps);
+                }
+            }
+        }
+        self.found.len() > start
+    }
+
+    /// X-wings: a digit in two rows (columns) only in the same two columns (rows);
+    /// parents: the digit's removed candidates in the two base lines outside the cover.
+    fn x_wings(&mut self, base: &Board, g: &Board) -> bool {
+        let start = self.found.len();
+        let mut elims: Vec<State> = Vec::new();
+        for (bt, ct) in [(9usize, 18usize), (18, 9)] {
+            for di in 0..9 {
+                let dm = g.digit[di];
+                for i in 0..9 {
+                    let p1 = dm & HOUSE_MASK[bt + i];
+                    if p1.count_ones() != 2 {
+                        continue;
+                    }
+                    for j in i + 1..9 {
+                        let p2 = dm & HOUSE_MASK[bt + j];
+                        if p2.count_ones() != 2 {
+                            continue;
+                        }
+                        let covers: Vec<usize> = (0..9)
+                            .filter(|&k| (p1 | p2) & HOUSE_MASK[ct + k] != 0)
+                            .collect();
+                        if covers.len() != 2 {
+                            continue;
+                        }
+                        let cover = HOUSE_MASK[ct + covers[0]] | HOUSE_MASK[ct + covers[1]];
+                        let bases = HOUSE_MASK[bt + i] | HOUSE_MASK[bt + j];
+                        let victims = dm & cover & !bases;
+                        if victims == 0 {
+                            continue;
+                        }
+                        elims.clear();
+                        elims.extend(cells(victims).map(|c| state(c, di, false)));
+                        let ps = self.parents.len();
+                        for c in cells(base.digit[di] & !dm & bases & !cover) {
+                            self.parents.push(state(c, di, false));
+                        }
+                        self.record(&elims, ps);
+                    }
+                }
+            }
+        }
+        self.found.len() > start
+    }
+}
+
+/// Which producer: Nishio, dynamic, or dynamic (+).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// "Nishio Forcing Chains", 7.5.
+    Nishio,
+    /// "Dynamic ... Forcing Chains", 8.5.
+    Dynamic,
+    /// "Dynamic ... Forcing Chains (+)", 9.0.
+    DynamicPlus,
+}
+
+/// The best hint so far: (difficulty, complexity, sort key, hint).
+type Best = Option<(u8, u32, u8, Hint)>;
+
+/// Buffers for the dynamic producers, kept between steps and puzzles.
+#[derive(Debug, Default)]
+pub struct Dynamic {
+    /// The "on" run of each candidate (`cell * 9 + digit index`), computed at most
+    /// once per position: the cell's own runs, and those of the other positions of a
+    /// digit in a house for the region chains.
+    runs: Vec<Run>,
+    /// Which of `runs` hold the position in hand's run.
+    done: [u128; 9],
+    /// The "off" run of the candidate in hand.
+    off: Run,
+    adv: Advanced,
+    seen: [u128; 12],
+    stack: Vec<u32>,
+}
+
+impl Dynamic {
+    /// The simplest hint of producer `kind` on `b`, if any.
+    pub fn hint(&mut self, b: &Board, kind: Kind) -> Option<Hint> {
+        let (mode, base, names): (Mode, u8, &Names) = match kind {
+            Kind::Nishio => (Mode { y: false, level: 0 }, 75, &NISHIO),
+            Kind::Dynamic => (Mode { y: true, level: 0 }, 85, &DYNAMIC),
+            Kind::DynamicPlus => (Mode { y: true, level: 1 }, 90, &PLUS),
+        };
+        if self.runs.len() < 729 {
+            self.runs.resize_with(729, Run::default);
+        }
+        self.done = [0; 9];
+        let nishio = kind == Kind::Nishio;
+        let mut best: Best = None;
+        for cell in cells(b.empty) {
+            let m = b.cand[cell];
+            let card = m.count_ones();
+            if card < 2 {
+                continue;
+            }
+            for di in bits(m as u32) {
+                let on = state(cell, di, true);
+                self.on_run(b, cell, di, mode);
+                if let Some((n_on, n_off)) = self.runs[cell * 9 + di].contradiction {
+                    let r = &self.runs[cell * 9 + di];
+                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack)
+                        + r.ancestors(n_off, &mut self.seen, &mut self.stack);
+                    let mut elim = [0u128; 9];
+                    elim[di] = 1u128 << cell;
+                    offer(&mut best, b, names.contradiction, base, cx, 7, elim);
+                }
+                self.off.chain(b, on ^ 1, mode, &mut self.adv);
+                if let Some((n_on, n_off)) = self.off.contradiction {
+                    let r = &self.off;
+                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack)
+                        + r.ancestors(n_off, &mut self.seen, &mut self.stack);
+                    offer(
+                        &mut best,
+                        b,
+                        names.contradiction,
+                        base,
+                        cx,
+                        7,
+                        target_elim(b, on),
+                    );
+                }
+                if nishio {
+                    continue;
+                }
+                if card >= 3 {
+                    self.doubles(b, cell * 9 + di, names, base, &mut best);
+                }
+                self.regions(b, cell, di, mode, names, base, &mut best);
+            }
+            if nishio {
+                continue;
+            }
+            // cell reduction: what every digit of the cell implies
+            let first = cell * 9 + m.trailing_zeros() as usize;
+            let runs = &self.runs[cell * 9..cell * 9 + 9];
+            for on_side in [true, false] {
+                let list = if on_side {
+                    &self.runs[first].order_on
+                } else {
+                    &self.runs[first].order_off
+                };
+                for &s in list {
+                    if !bits(m as u32).all(|d| runs[d].reached(s)) {
+                        continue;
+                    }
+                    let elim = target_elim(b, s);
+                    if !removes(b, &elim) {
+                        continue;
+                    }
+                    let mut cx = 0;
+                    for d in bits(m as u32) {
+                        let r = &runs[d];
+                        cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
+                    }
+                    offer(&mut best, b, names.cell, base, cx, 5, elim);
+                }
+            }
+        }
+        best.map(|(_, _, _, h)| h)
+    }
+
+    /// The "on" run of candidate (`cell`, `di`) into `runs`, unless already there.
+    fn on_run(&mut self, b: &Board, cell: usize, di: usize, mode: Mode) {
+        if self.done[di] >> cell & 1 == 0 {
+            self.done[di] |= 1u128 << cell;
+            self.runs[cell * 9 + di].chain(b, state(cell, di, true), mode, &mut self.adv);
+        }
+    }
+
+    /// Double forcing chains: what follows from the candidate both true and false.
+    fn doubles(&mut self, b: &Board, idx: usize, names: &Names, base: u8, best: &mut Best) {
+        let on_run = &self.runs[idx];
+        for on_side in [true, false] {
+            let list = if on_side {
+                &on_run.order_on
+            } else {
+                &on_run.order_off
+            };
+            for &s in list {
+                if !self.off.reached(s) {
+                    continue;
+                }
+                let elim = target_elim(b, s);
+                if !removes(b, &elim) {
+                    continue;
+                }
+                let cx =
+                    on_run.ancestors(on_run.node_of[s as usize], &mut self.seen, &mut self.stack)
+                        + self.off.ancestors(
+                            self.off.node_of[s as usize],
+                            &mut self.seen,
+                            &mut self.stack,
+                        );
+                offer(best, b, names.double, base, cx, 1, elim);
+            }
+        }
+    }
+
+    /// Region forcing chains from the first position of digit `di` in each house of
+    /// `cell`.
+    #[allow(clippy::too_many_arguments)]
+    fn regions(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        di: usize,
+        mode: Mode,
+        names: &Names,
+        base: u8,
+        best: &mut Best,
+    ) {
+        for h in houses_of(cell) {
+            let pos = b.digit[di] & HOUSE_MASK[h];
+            if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+                continue;
+            }
+            let others = pos & !(1u128 << cell);
+            for o in cells(others) {
+                self.on_run(b, o, di, mode);
+            }
+            let mine = &self.runs[cell * 9 + di];
+            let runs = &self.runs;
+            for on_side in [true, false] {
+                let list = if on_side {
+                    &mine.order_on
+                } else {
+                    &mine.order_off
+                };
+                for &s in list {
+                    if !cells(others).all(|o| runs[o * 9 + di].reached(s)) {
+                        continue;
+                    }
+                    let elim = target_elim(b, s);
+                    if !removes(b, &elim) {
+                        continue;
+                    }
+                    let mut cx =
+                        mine.ancestors(mine.node_of[s as usize], &mut self.seen, &mut self.stack);
+                    for o in cells(others) {
+                        let r = &runs[o * 9 + di];
+                        cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
+                    }
+                    offer(best, b, names.region, base, cx, 6, elim);
+                }
+            }
+        }
+    }
+}
+
+/// The printed names of one producer's hints.
+struct Names {
+    contradiction: &'static str,
+    double: &'static str,
+    cell: &'static str,
+    region: &'static str,
+}
+
+const NISHIO: Names = Names {
+    contradiction: "Nishio Forcing Chains",
+    double: "Nishio Forcing Chains",
+    cell: "Nishio Forcing Chains",
+    region: "Nishio Forcing Chains",
+};
+const DYNAMIC: Names = Names {
+    contradiction: "Dynamic Contradiction Forcing Chains",
+    double: "Dynamic Double Forcing Chains",
+    cell: "Dynamic Cell Forcing Chains",
+    region: "Dynamic Region Forcing Chains",
+};
+const PLUS: Names = Names {
+    contradiction: "Dynamic Contradiction Forcing Chains (+)",
+    double: "Dynamic Double Forcing Chains (+)",
+    cell: "Dynamic Cell Forcing Chains (+)",
+    region: "Dynamic Region Forcing Chains (+)",
+};
+
+/// The eliminations of a conclusion on state `s`: "on" removes the cell's other
+/// candidates, "off" the candidate.
+fn target_elim(b: &Board, s: State) -> [Cells; 9] {
+    let (cell, di) = (cell_of(s), digit_of(s));
+    let mut elim = [0u128; 9];
+    if is_on(s) {
+        for d in bits(b.cand[cell] as u32) {
+            if d != di {
+                elim[d] = 1u128 << cell;
+            }
+        }
+    } else {
+        elim[di] = 1u128 << cell;
+    }
+    elim
+}
+
+fn removes(b: &Board, elim: &[Cells; 9]) -> bool {
+    elim.iter().zip(b.digit.iter()).any(|(e, d)| e & d != 0)
+}
+
+fn offer(
+    best: &mut Best,
+    b: &Board,
+    name: &'static str,
+    base: u8,
+    cx: u32,
+    key: u8,
+    elim: [Cells; 9],
+) {
+    let diff = base.saturating_add(length_difficulty(cx));
+    let better = match best {
+        None => true,
+        Some((d, c, k, _)) => (diff, cx, key) < (*d, *c, *k),
+    };
+    if !better {
+        return;
+    }
+    let mut h = Hint::new(name, diff);
+    h.elim = elim;
+    if h.removes_any(b) {
+        *best = Some((diff, cx, key, h));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{board::Board, driver, Rater};
+    use super::*;
+    use crate::grid::Grid;
+
+    /// Puzzles whose hardest step is one of this module's techniques, with serate's
+    /// ER and that step's name (from tests/data/serate_ratings.csv and serate runs on
+    /// generated puzzles).
+    const PUZZLES: [(&str, u8, &str); 5] = [
+        (
+            "....264...........9...4.31.....1...384.2..7...9.....8218.35..........86...5......",
+            78,
+            "Nishio Forcing Chains",
+        ),
+        (
+            ".19...5...6..15..2.......3..4.27.1.57...3...4..8..1..........9....4......85..7...",
+            89,
+            "Dynamic Cell Forcing Chains",
+        ),
+        (
+            "..3.....2...8.1...14..3.9...589.7.6...6.......9...4....6.78..34.............26..5",
+            88,
+            "Dynamic Region Forcing Chains",
+        ),
+        (
+            "...637..9.7..89.4....1.....6.......1..284.....5...37...2...8.6..6.4....28.7....9.",
+            90,
+            "Dynamic Double Forcing Chains",
+        ),
+        (
+            "75......1...5.94.79.....8..3..2...6...6...1...9.3........4.52.....8.....1.4.7....",
+            90,
+            "Dynamic Contradiction Forcing Chains",
+        ),
+    ];
+
+    /// The solution, from the replayed path (checked to be a valid solution of the
+    /// puzzle, hence the only one).
+    fn solution(puzzle: &Grid, steps: &[super::super::Step]) -> [u8; 81] {
+        let mut cells = *puzzle.cells();
+        for s in steps {
+            for &(c, d) in &s.placed {
+                cells[c as usize] = d;
+            }
+        }
+        let solved = Grid::from_cells(cells).unwrap();
+        assert!(solved.is_valid_solution() && solved.agrees_with(puzzle));
+        cells
+    }
+
+    #[test]
+    fn dynamic_paths_rate_as_serate_and_never_remove_the_solution() {
+        let mut rater = Rater::new();
+        for (puzzle, er, name) in PUZZLES {
+            let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+            let r = rater.rate(&grid, true).unwrap();
+            assert_eq!((r.er, r.er_technique), (er, name), "{puzzle}");
+            let sol = solution(&grid, &r.steps);
+            for s in &r.steps {
+                for &(c, d) in &s.removed {
+                    assert_ne!(sol[c as usize], d, "{puzzle}: {s:?} removes the solution");
+                }
+            }
+        }
+    }
+
+    /// The position where serate's path first needs a dynamic chain (gen1000:761 of
+    /// the ratings file): nothing simpler applies, and the dynamic producer's simplest
+    /// hint is a cell forcing chain of 8.9 whose eliminations all miss the solution.
+    #[test]
+    fn first_dynamic_step_of_a_puzzle() {
+        let (puzzle, ..) = PUZZLES[1];
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let sol = solution(&grid, &super::super::rate(&grid).unwrap().steps);
+        let mut b = Board::from_values(grid.cells());
+        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let mut dyn2 = Dynamic::default();
+        loop {
+            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+                .expect("a step");
+            if h.name.starts_with("Dynamic") {
+                break;
+            }
+            h.apply(&mut b);
+        }
+        assert!(dyn2.hint(&b, Kind::Nishio).is_none());
+        assert!(multiple.cell_and_region_chains(&b).is_none());
+        let h = dyn2.hint(&b, Kind::Dynamic).expect("a dynamic chain");
+        assert_eq!((h.name, h.difficulty), ("Dynamic Cell Forcing Chains", 89));
+        let mut removed = 0;
+        for (di, &set) in h.elim.iter().enumerate() {
+            for c in cells(set & b.digit[di]) {
+                removed += 1;
+                assert_ne!(
+                    sol[c] as usize,
+                    di + 1,
+                    "r{}c{} {}",
+                    c / 9 + 1,
+                    c % 9 + 1,
+                    di + 1
+                );
+            }
+        }
+        assert!(removed >= 1);
+        // a dynamic run from a true candidate never reaches a contradiction
+        let mut run = Run::default();
+        let mut adv = Advanced::default();
+        for c in cells(b.empty) {
+            let di = (sol[c] - 1) as usize;
+            run.chain(&b, state(c, di, true), Mode { y: true, level: 1 }, &mut adv);
+            assert!(run.contradiction.is_none(), "r{}c{}", c / 9 + 1, c % 9 + 1);
+            for &s in &run.order_on {
+                assert_eq!(sol[cell_of(s)] as usize, digit_of(s) + 1);
+            }
+        }
+    }
+
+    /// Forum-hardest puzzles (../shared/data/puzzles5_forum_hardest_1905_11+, lines
+    /// 5001, 6201 and 7001) whose paths take a few steps, some of them dynamic (+),
+    /// before they need the nested levels: every step up to there keeps the solution.
+    #[test]
+    fn steps_before_the_nested_levels_keep_the_solution() {
+        let puzzles = [
+            "98.7..6..5...8......6..45..7...3.....3.9.......5..24....1....65.....1.24......1..",
+            "98.7..6..7.5..........8..7.64.9...3.....6.9.4.....2..643.6....7..8...3.......1...",
+            "98.7.....6...5......7..86..7....94.....5...3.....2...1.6...57....41...5.....3...2",
+        ];
+        let mut kinds = std::collections::BTreeSet::new();
+        for puzzle in puzzles {
+            let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+            let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
+            let mut b = Board::from_values(grid.cells());
+            let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+            let mut steps = 0;
+            while let Some(h) =
+                driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+            {
+                for (di, &set) in h.elim.iter().enumerate() {
+                    for c in cells(set & b.digit[di]) {
+                        assert_ne!(sol[c] as usize, di + 1, "{puzzle}: {}", h.name);
+                    }
+                }
+                if let Some((c, d)) = h.place {
+                    assert_eq!(sol[c as usize], d, "{puzzle}: {}", h.name);
+                }
+                kinds.insert(h.name);
+                h.apply(&mut b);
+                steps += 1;
+            }
+            assert!(steps >= 3 && !b.solved(), "{puzzle}: {steps} steps");
+        }
+        assert!(
+            kinds.iter().any(|k| k.ends_with("(+)")),
+            "no dynamic (+) step: {kinds:?}"
+        );
+    }
+
+    /// serate's path on forum-hardest line 5001 (printed with `--after="%r %s"`) starts
+    /// with seven dynamic (+) contradiction chains: the same eliminations, in the same
+    /// order, at the same difficulties.
+    #[test]
+    fn dynamic_plus_steps_equal_serates() {
+        let puzzle =
+            "98.7..6..5...8......6..45..7...3.....3.9.......5..24....1....65.....1.24......1..";
+        let serate: [(u8, usize, usize, u8); 7] = [
+            (99, 3, 9, 1),
+            (99, 2, 4, 3),
+            (99, 3, 8, 1),
+            (99, 6, 8, 1),
+            (100, 6, 9, 1),
+            (100, 6, 2, 1),
+            (100, 4, 4, 1),
+        ];
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let mut b = Board::from_values(grid.cells());
+        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        for (diff, row, col, d) in serate {
+            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+                .expect("a step");
+            let mut removed = Vec::new();
+            for (di, &set) in h.elim.iter().enumerate() {
+                for c in cells(set & b.digit[di]) {
+                    removed.push((c / 9 + 1, c % 9 + 1, di as u8 + 1));
+                }
+            }
+            assert_eq!(
+                (h.name, h.difficulty, removed),
+                (
+                    "Dynamic Contradiction Forcing Chains (+)",
+                    diff,
+                    vec![(row, col, d)]
+                )
+            );
+            h.apply(&mut b);
+        }
+    }
+}

@@ -12,25 +12,25 @@
 use super::board::{Board, HOUSES, PEERS};
 use super::hint::Hint;
 
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// A candidate state: `(cell * 9 + digit index) * 2 + on`.
-type State = u16;
+pub(super) type State = u16;
 
 #[inline]
-fn state(cell: usize, di: usize, on: bool) -> State {
+pub(super) fn state(cell: usize, di: usize, on: bool) -> State {
     ((cell * 9 + di) * 2 + on as usize) as State
 }
 #[inline]
-fn cell_of(s: State) -> usize {
+pub(super) fn cell_of(s: State) -> usize {
     s as usize / 18
 }
 #[inline]
-fn digit_of(s: State) -> usize {
+pub(super) fn digit_of(s: State) -> usize {
     (s as usize / 2) % 9
 }
 #[inline]
-fn is_on(s: State) -> bool {
+pub(super) fn is_on(s: State) -> bool {
     s & 1 != 0
 }
 

@@ -37,28 +37,9 @@ use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK};
 use super::chains::length_difficulty;
 use super::hint::Hint;
 
-const NONE: u32 = u32::MAX;
 const STATES: usize = 81 * 9 * 2;
-
-/// A candidate state: `(cell * 9 + digit index) * 2 + on`.
-type State = u16;
-
-#[inline]
-fn state(cell: usize, di: usize, on: bool) -> State {
-    ((cell * 9 + di) * 2 + on as usize) as State
-}
-#[inline]
-fn cell_of(s: State) -> usize {
-    s as usize / 18
-}
-#[inline]
-fn digit_of(s: State) -> usize {
-    (s as usize / 2) % 9
-}
-#[inline]
-fn is_on(s: State) -> bool {
-    s & 1 != 0
-}
+// Candidate states are encoded as the static chains encode them.
+use super::chains::{cell_of, digit_of, is_on, state, State, NONE};
 
 /// The three houses of a cell in Sudoku Explainer's order: box, row, column.
 #[inline]

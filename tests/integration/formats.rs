@@ -491,7 +491,7 @@ mod parquet_outputs {
     use arrow_array::RecordBatch;
     use arrow_schema::{DataType, SchemaRef};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::basic::{Compression, LogicalType, Type as PhysicalType};
+    use parquet::basic::{LogicalType, Type as PhysicalType};
     use parquet::file::metadata::ParquetMetaData;
 
     use super::*;
@@ -586,13 +586,7 @@ mod parquet_outputs {
         }
         for group in p.meta.row_groups() {
             for chunk in group.columns() {
-                let found = match chunk.compression() {
-                    Compression::ZSTD(_) => "zstd",
-                    Compression::LZ4_RAW => "lz4",
-                    Compression::SNAPPY => "snappy",
-                    Compression::UNCOMPRESSED => "none",
-                    _ => "another codec",
-                };
+                let found = crate::util::codec_name(chunk.compression());
                 assert_eq!(
                     found,
                     codec,

@@ -281,7 +281,6 @@ fn rate_parquet_matches_the_csv(codec: Option<&str>) {
     use arrow_array::{Array, RecordBatch};
     use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use parquet::basic::Compression;
 
     let dir = Workdir::new();
     let input = [UNIQUE, EMPTY, "12.4", UNIQUE].join("\n") + "\n";
@@ -296,13 +295,7 @@ fn rate_parquet_matches_the_csv(codec: Option<&str>) {
     let schema = builder.schema().clone();
     for group in builder.metadata().row_groups() {
         for chunk in group.columns() {
-            let found = match chunk.compression() {
-                Compression::ZSTD(_) => "zstd",
-                Compression::LZ4_RAW => "lz4",
-                Compression::SNAPPY => "snappy",
-                Compression::UNCOMPRESSED => "none",
-                _ => "another codec",
-            };
+            let found = crate::util::codec_name(chunk.compression());
             assert_eq!(found, codec.unwrap_or("zstd"), "{}", chunk.column_path());
         }
     }

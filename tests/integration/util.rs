@@ -142,3 +142,16 @@ impl Table {
         self.rows.iter().map(|r| r[i].as_str()).collect()
     }
 }
+
+/// A Parquet column chunk's codec as `--compression` names it.
+#[cfg(feature = "parquet")]
+pub fn codec_name(codec: parquet::basic::Compression) -> &'static str {
+    use parquet::basic::Compression;
+    match codec {
+        Compression::ZSTD(_) => "zstd",
+        Compression::LZ4_RAW => "lz4",
+        Compression::SNAPPY => "snappy",
+        Compression::UNCOMPRESSED => "none",
+        _ => "another codec",
+    }
+}

@@ -176,6 +176,17 @@ impl Chains {
         false
     }
 
+    /// Nodes above `n` on its chain (the root has depth 0).
+    fn depth(&self, n: u32) -> u32 {
+        let mut d = 0;
+        let mut p = self.nodes[n as usize].parent;
+        while p != NONE {
+            d += 1;
+            p = self.nodes[p as usize].parent;
+        }
+        d
+    }
+
     /// Distinct states on the chain ending at `n`.
     fn complexity(&self, n: u32) -> u32 {
         let mut count = 0;
@@ -192,7 +203,10 @@ impl Chains {
         count
     }
 
-    fn cycles(&mut self, source: State) {
+    /// Cycles through `source`; the search stops at the first level whose cycles
+    /// could not beat `best` (a chain's states are distinct, so a cycle closed from
+    /// an "off" node at depth `d` has complexity `d + 1`, and later levels only grow).
+    fn cycles(&mut self, source: State, best: &Best, base: u8, key: u8) {
         self.reset();
         let root = self.push(source, NONE);
         self.seen_on[source as usize] = true;
@@ -200,6 +214,10 @@ impl Chains {
         let mut length = 0;
         let mut out = std::mem::take(&mut self.out);
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            let cx = length + 2;
+            if !beats(best, base + length_difficulty(cx), cx, key) {
+                break;
+            }
             length += 1;
             let mut ons = std::mem::take(&mut self.pending_on);
             for &p in &ons {
@@ -236,8 +254,11 @@ impl Chains {
         self.out = out;
     }
 
-    /// Forcing chains from `source` (on or off) to its opposite; the target node.
-    fn forcing(&mut self, source: State) -> Option<u32> {
+    /// Forcing chains from `source` (on or off) to its opposite; the target node,
+    /// the first one found breadth first. Every state is reached once, so a target
+    /// found from a node at depth `d` has complexity `d + 2`: the search stops at
+    /// the first level whose target could not beat `best`.
+    fn forcing(&mut self, source: State, best: &Best, base: u8, key: u8) -> Option<u32> {
         self.reset();
         let root = self.push(source, NONE);
         if is_on(source) {
@@ -249,14 +270,33 @@ impl Chains {
         }
         let opposite = source ^ 1;
         let mut out = std::mem::take(&mut self.out);
-        let mut target = None;
+        let target = self.forcing_bfs(opposite, &mut out, best, base, key);
+        self.out = out;
+        target
+    }
+
+    fn forcing_bfs(
+        &mut self,
+        opposite: State,
+        out: &mut Vec<State>,
+        best: &Best,
+        base: u8,
+        key: u8,
+    ) -> Option<u32> {
+        let can_win = |me: &Self, batch: &[u32]| {
+            let cx = me.depth(batch[0]) + 2;
+            beats(best, base + length_difficulty(cx), cx, key)
+        };
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            let ons = std::mem::take(&mut self.pending_on);
+            let mut ons = std::mem::take(&mut self.pending_on);
+            if !ons.is_empty() && !can_win(self, &ons) {
+                return None;
+            }
             for &p in &ons {
-                self.graph.succ(self.nodes[p as usize].s, &mut out);
-                for &off in &out {
-                    if off == opposite && target.is_none() {
-                        target = Some(self.push(off, p));
+                self.graph.succ(self.nodes[p as usize].s, out);
+                for &off in out.iter() {
+                    if off == opposite {
+                        return Some(self.push(off, p));
                     }
                     if !self.seen_off[off as usize] {
                         self.seen_off[off as usize] = true;
@@ -265,12 +305,17 @@ impl Chains {
                     }
                 }
             }
-            let offs = std::mem::take(&mut self.pending_off);
+            ons.clear();
+            self.pending_on = ons;
+            let mut offs = std::mem::take(&mut self.pending_off);
+            if !offs.is_empty() && !can_win(self, &offs) {
+                return None;
+            }
             for &p in &offs {
-                self.graph.succ(self.nodes[p as usize].s, &mut out);
-                for &on in &out {
-                    if on == opposite && target.is_none() {
-                        target = Some(self.push(on, p));
+                self.graph.succ(self.nodes[p as usize].s, out);
+                for &on in out.iter() {
+                    if on == opposite {
+                        return Some(self.push(on, p));
                     }
                     if !self.seen_on[on as usize] {
                         self.seen_on[on as usize] = true;
@@ -279,9 +324,10 @@ impl Chains {
                     }
                 }
             }
+            offs.clear();
+            self.pending_off = offs;
         }
-        self.out = out;
-        target
+        None
     }
 
     /// Candidates seen by both an "on" and an "off" node of a cycle ending at `n`.
@@ -327,6 +373,9 @@ impl Chains {
             } else {
                 2
             };
+            if !beats(&best, base_cycle.min(base_chain), 0, key) {
+                continue;
+            }
             let mut tmp = std::mem::take(&mut self.out);
             self.graph.build(b, y, x, &mut tmp);
             self.out = tmp;
@@ -337,7 +386,7 @@ impl Chains {
                 }
                 for di in super::board::bits(m as u32) {
                     let on = state(cell, di, true);
-                    self.cycles(on);
+                    self.cycles(on, &best, base_cycle, key);
                     let found = std::mem::take(&mut self.found);
                     for &n in &found {
                         let elim = self.cycle_eliminations(b, n);
@@ -355,7 +404,7 @@ impl Chains {
                         continue;
                     }
                     for source in [on, on ^ 1] {
-                        if let Some(t) = self.forcing(source) {
+                        if let Some(t) = self.forcing(source, &best, base_chain, key) {
                             let cx = self.complexity(t);
                             let diff = base_chain + length_difficulty(cx);
                             let mut elim = [0u128; 9];
@@ -383,6 +432,14 @@ impl Chains {
     }
 }
 
+/// Whether a hint ranked `(diff, cx, key)` would replace `best`.
+fn beats(best: &Best, diff: u8, cx: u32, key: u8) -> bool {
+    match best {
+        None => true,
+        Some((d, c, k, _)) => (diff, cx, key) < (*d, *c, *k),
+    }
+}
+
 fn offer(
     best: &mut Best,
     b: &Board,
@@ -397,11 +454,7 @@ fn offer(
     if !h.removes_any(b) {
         return;
     }
-    let better = match best {
-        None => true,
-        Some((d, c, k, _)) => (diff, cx, key) < (*d, *c, *k),
-    };
-    if better {
+    if beats(best, diff, cx, key) {
         *best = Some((diff, cx, key, h));
     }
 }
@@ -505,45 +558,63 @@ impl Run {
 /// Buffers for the multiple forcing chains.
 #[derive(Debug, Default)]
 pub struct Multiple {
-    /// One run per digit of the cell in hand.
-    values: Vec<Run>,
-    /// One run per other position of a digit in a house.
-    positions: Vec<Run>,
+    /// Runs computed on the position in hand, reused across calls for their buffers.
+    pool: Vec<Run>,
+    /// Runs of `pool` in use.
+    used: usize,
+    /// Index in `pool` of the run from each "on" candidate (`cell * 9 + digit`),
+    /// `NONE` if not run yet on this position.
+    run_of: Vec<u32>,
     out: Vec<State>,
     graph: Graph,
 }
 
 impl Multiple {
+    /// The run from candidate `(cell, di)` taken as true on the position in hand: a
+    /// candidate starts the runs of its cell and of up to three houses, so each is
+    /// followed once per position and reused.
+    fn run(&mut self, cell: usize, di: usize, out: &mut Vec<State>) -> u32 {
+        let i = cell * 9 + di;
+        if self.run_of[i] == NONE {
+            if self.used == self.pool.len() {
+                self.pool.push(Run::default());
+            }
+            self.pool[self.used].chain(&self.graph, state(cell, di, true), out);
+            self.run_of[i] = self.used as u32;
+            self.used += 1;
+        }
+        self.run_of[i]
+    }
+
     /// Cell and region forcing chains (8.0 + length): whatever every candidate of a
     /// cell, or every position of a digit in a house, implies is true. Static chains;
     /// only cells with three or more candidates start them, and a house only from its
     /// first position, as in Sudoku Explainer's "Multiple Forcing Chains".
     pub fn cell_and_region_chains(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
-        if self.values.len() < 9 {
-            self.values.resize_with(9, Run::default);
-            self.positions.resize_with(9, Run::default);
-        }
+        self.used = 0;
+        self.run_of.clear();
+        self.run_of.resize(81 * 9, NONE);
         let mut out = std::mem::take(&mut self.out);
         self.graph.build(b, true, true, &mut out);
+        let mut values = [NONE; 9];
         for cell in super::board::cells(b.empty) {
             let m = b.cand[cell];
             if m.count_ones() <= 2 {
                 continue;
             }
             for di in super::board::bits(m as u32) {
-                self.values[di].chain(&self.graph, state(cell, di, true), &mut out);
-                self.regions(b, cell, di, &mut out, &mut best);
+                values[di] = self.run(cell, di, &mut out);
+                self.regions(b, cell, di, values[di], &mut out, &mut best);
             }
             // cell reduction: what every digit of the cell implies
-            let first = m.trailing_zeros() as usize;
-            for idx in 0..self.values[first].order.len() {
-                let s = self.values[first].order[idx];
-                if !super::board::bits(m as u32).all(|d| self.values[d].reached(s)) {
+            let first = &self.pool[values[m.trailing_zeros() as usize] as usize];
+            for &s in &first.order {
+                if !super::board::bits(m as u32).all(|d| self.pool[values[d] as usize].reached(s)) {
                     continue;
                 }
                 let cx: u32 = super::board::bits(m as u32)
-                    .map(|d| self.values[d].length_to(s))
+                    .map(|d| self.pool[values[d] as usize].length_to(s))
                     .sum();
                 offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
             }
@@ -557,6 +628,7 @@ impl Multiple {
         b: &Board,
         cell: usize,
         di: usize,
+        mine: u32,
         out: &mut Vec<State>,
         best: &mut Best,
     ) {
@@ -567,22 +639,22 @@ impl Multiple {
                 continue;
             }
             // runs for the other positions
-            let others: Vec<usize> = super::board::cells(pos & !(1u128 << cell)).collect();
-            for (k, &o) in others.iter().enumerate() {
-                self.positions[k].chain(&self.graph, state(o, di, true), out);
+            let mut others = [NONE; 9];
+            let mut n = 0;
+            for o in super::board::cells(pos & !(1u128 << cell)) {
+                others[n] = self.run(o, di, out);
+                n += 1;
             }
-            let mine = &self.values[di];
+            let others = &others[..n];
+            let mine = &self.pool[mine as usize];
             for &s in &mine.order {
-                if !others
-                    .iter()
-                    .enumerate()
-                    .all(|(k, _)| self.positions[k].reached(s))
-                {
+                if !others.iter().all(|&k| self.pool[k as usize].reached(s)) {
                     continue;
                 }
                 let cx = mine.length_to(s)
-                    + (0..others.len())
-                        .map(|k| self.positions[k].length_to(s))
+                    + others
+                        .iter()
+                        .map(|&k| self.pool[k as usize].length_to(s))
                         .sum::<u32>();
                 offer_target(best, b, "Region Forcing Chains", s, cx, 6);
             }

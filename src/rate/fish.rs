@@ -1,6 +1,6 @@
 //! Basic fish: X-wing (3.2), swordfish (3.8), jellyfish (5.2).
 
-use super::board::{bits, Board, HOUSE_MASK};
+use super::board::{bits, cells, Board, HOUSE_MASK};
 use super::hint::Hint;
 use super::singles::combos;
 
@@ -12,25 +12,37 @@ pub fn fish(b: &Board, degree: u32) -> Option<Hint> {
             placed[(v - 1) as usize] += 1;
         }
     }
+    // Each digit's positions in every row (houses 9..18) and column (18..27), as
+    // line-index masks, and which lines hold two or more of them: a base line must.
+    let mut pos = [[0u32; 27]; 9];
+    let mut two_plus = [[0u32; 27]; 9];
+    for di in 0..9 {
+        for c in cells(b.digit[di]) {
+            let (r, col) = (c / 9, c % 9);
+            pos[di][9 + r] |= 1 << col;
+            pos[di][18 + col] |= 1 << r;
+        }
+        for base in [9usize, 18] {
+            for i in 0..9 {
+                if pos[di][base + i].count_ones() >= 2 {
+                    two_plus[di][base] |= 1 << i;
+                }
+            }
+        }
+    }
     // (base type, cover type) as house index bases: columns 18, rows 9
     for (base, cover) in [(18usize, 9usize), (9, 18)] {
         for set in combos(degree) {
             for di in 0..9 {
-                if placed[di] + degree * 2 > 9 {
+                if placed[di] + degree * 2 > 9 || set & !two_plus[di][base] != 0 {
                     continue;
                 }
                 let dm = b.digit[di];
                 let mut union = 0u32;
-                let mut ok = true;
                 for i in bits(set) {
-                    let p = line_positions(dm, base + i);
-                    if p.count_ones() <= 1 {
-                        ok = false;
-                        break;
-                    }
-                    union |= p;
+                    union |= pos[di][base + i];
                 }
-                if !ok || union.count_ones() != degree {
+                if union.count_ones() != degree {
                     continue;
                 }
                 let mut base_cells = 0u128;
@@ -57,16 +69,4 @@ pub fn fish(b: &Board, degree: u32) -> Option<Hint> {
         }
     }
     None
-}
-
-/// Positions (index within the line) of a digit's cells in row or column `h`.
-#[inline]
-fn line_positions(dm: u128, h: usize) -> u32 {
-    let mut m = 0;
-    for (i, &c) in super::board::HOUSES[h].iter().enumerate() {
-        if dm >> c & 1 != 0 {
-            m |= 1 << i;
-        }
-    }
-    m
 }

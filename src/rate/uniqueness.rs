@@ -20,7 +20,16 @@ struct LoopSearch<'a> {
     pair: u16,
     path: [usize; MAX_LOOP],
     len: usize,
+    /// The path's cells.
+    on_path: Cells,
+    /// Houses holding a path cell at an even (`[0]`) or odd (`[1]`) position.
+    parity_houses: [u32; 2],
     best: Option<(u8, u8, Hint)>,
+}
+
+/// The three houses of a cell as one mask (bit `h` for house `h`).
+fn house_bits(c: usize) -> u32 {
+    houses_of(c).iter().fold(0, |m, &h| m | 1 << h)
 }
 
 /// The easiest unique-loop hint (lowest difficulty, then lowest type).
@@ -30,6 +39,8 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
         pair: 0,
         path: [0; MAX_LOOP],
         len: 0,
+        on_path: 0,
+        parity_houses: [0; 2],
         best: None,
     };
     for start in 0..81 {
@@ -40,6 +51,8 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
         s.pair = m;
         s.path[0] = start;
         s.len = 1;
+        s.on_path = 1u128 << start;
+        s.parity_houses = [house_bits(start), 0];
         s.extend(start, 2, 0, usize::MAX);
     }
     s.best.map(|(_, _, h)| h)
@@ -57,7 +70,16 @@ impl LoopSearch<'_> {
                     self.found();
                     continue;
                 }
-                if self.path[..self.len].contains(&next) {
+                if self.on_path >> next & 1 != 0 {
+                    continue;
+                }
+                // A loop holds two cells of each house it touches, at positions of
+                // opposite parity ([`Self::valid`]): a path with two cells of one
+                // parity in a house can never close into one, nor can any longer path
+                // through it, so the search leaves it here instead of at the end.
+                let parity = self.len % 2;
+                let houses = house_bits(next);
+                if self.parity_houses[parity] & houses != 0 {
                     continue;
                 }
                 let m = self.b.cand[next];
@@ -72,6 +94,8 @@ impl LoopSearch<'_> {
                     }
                     self.path[self.len] = next;
                     self.len += 1;
+                    self.on_path |= 1u128 << next;
+                    self.parity_houses[parity] |= houses;
                     self.extend(
                         next,
                         if n > 2 {
@@ -83,6 +107,8 @@ impl LoopSearch<'_> {
                         t,
                     );
                     self.len -= 1;
+                    self.on_path &= !(1u128 << next);
+                    self.parity_houses[parity] &= !houses;
                 }
             }
         }

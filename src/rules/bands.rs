@@ -915,6 +915,35 @@ impl State {
         changed
     }
 
+    /// Non-consecutive, for the digits next to `d` (the rule of
+    /// [`super::nonconsecutive`], whose `d - 1` and `d + 1` are `d` and `d ± 2`): a
+    /// cell with at most one place of the two digits around it outside itself and its
+    /// neighbours in a row, column or box loses the digit between them. `true` if
+    /// anything went.
+    #[inline(always)]
+    fn between_places(&mut self, d: usize) -> bool {
+        let mut changed = false;
+        for mid in [d.wrapping_sub(1), d + 1] {
+            if !(1..8).contains(&mid) {
+                continue;
+            }
+            let (lo, hi) = ((mid - 1) * 3, (mid + 1) * 3);
+            let gone = super::nonconsecutive::between(std::array::from_fn(|b| {
+                self.cand[lo + b] | self.cand[hi + b]
+            }));
+            for b in 0..3 {
+                let k = mid * 3 + b;
+                let g = self.cand[k] & gone[b] & self.unsolved[b];
+                if g != 0 {
+                    self.cand[k] &= !g;
+                    self.dirty |= 1 << k;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// What every place left for a digit in a house implies (the digit will be in one
     /// of them). `true` if anything went. Only digits whose words changed since their
     /// last scan are scanned.
@@ -938,6 +967,7 @@ impl State {
             }
             if NC {
                 changed |= self.near_places(d);
+                changed |= self.between_places(d);
             }
             // The words as this scan starts: what the scan itself removes counts as
             // a change next time.
@@ -1706,7 +1736,7 @@ mod tests {
             let v = Variant::new(rules, None).unwrap();
             let engine = Engine::new(&v, Vectors::Scalar);
             let (t, peers) = (&engine.t, &*engine.all_peers);
-            let mut removed = [0u32; 3];
+            let mut removed = [0u32; 4];
             // A few grids (they take a search each), many positions around each.
             let grids: Vec<Grid> = (0..6)
                 .map(|_| random_solution(&v, &mut rng).unwrap())
@@ -1727,6 +1757,12 @@ mod tests {
                     s.non_consecutive();
                     assert!(keeps(&s, &sol), "{rules} arc consistency\n{sol}");
                     removed[1] += candidates(&start) - candidates(&s);
+                    let mut s = start;
+                    for d in 0..9 {
+                        s.between_places(d);
+                    }
+                    assert!(keeps(&s, &sol), "{rules} between places\n{sol}");
+                    removed[3] += candidates(&start) - candidates(&s);
                 }
                 if t.kinds.moves {
                     let mut s = start;
@@ -1755,7 +1791,10 @@ mod tests {
                 }
             }
             if rules.contains(Rule::NonConsecutive) {
-                assert!(removed[0] > 0 && removed[1] > 0, "{rules}: {removed:?}");
+                assert!(
+                    removed[0] > 0 && removed[1] > 0 && removed[3] > 0,
+                    "{rules}: {removed:?}"
+                );
             }
             if rules.contains(Rule::AntiKnight) {
                 assert!(removed[2] > 0, "{rules}: {removed:?}");

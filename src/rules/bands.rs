@@ -44,7 +44,9 @@
 //!   box implies: a cell that is one of the places or next to it, for every place,
 //!   cannot hold `d ± 1` (two places side by side both lose `d ± 1`; two places one
 //!   cell apart take `d ± 1` from the cell between). All 27 houses at once, by tables
-//!   ([`State::near_places`]).
+//!   ([`State::near_places`]). And for the two digits around a digit, together: a
+//!   cell that has at most one of their places in a house outside itself and its
+//!   neighbours loses the digit between them ([`super::nonconsecutive`]).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first; without
 //!   diagonals but with extra peers or non-consecutive, the cell of fewest candidates

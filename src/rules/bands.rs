@@ -48,9 +48,9 @@
 //!   cell that has at most one of their places in a house outside itself and its
 //!   neighbours loses the digit between them ([`super::nonconsecutive`]).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
-//!   under diagonals, a digit with two places left in an extra house first; without
-//!   diagonals but with extra peers or non-consecutive, the cell of fewest candidates
-//!   with the most open peers (see [`State::branch`] for the measurements behind this).
+//!   under diagonals, a digit with two places left in an extra house first; with extra
+//!   peers or non-consecutive, but without diagonals or with knight or king moves, the
+//!   cell of fewest candidates with the most open peers (see [`State::branch`] for the measurements behind this).
 //!
 //! The rule sets are compiled separately (const generics over which kinds of rules are
 //! on), so that no rule costs a branch in the hot loop of a rule set without it.
@@ -238,8 +238,10 @@ pub(crate) struct Kinds {
     moves: bool,
     /// The diagonals: branch on two-place digits of the extra houses first.
     diagonals: bool,
-    /// Extra peers or non-consecutive, without the diagonals: branch on the cell of
-    /// fewest candidates with the most open peers ([`State::busiest_cell`]).
+    /// Extra peers or non-consecutive, without the diagonals or with knight or king
+    /// moves: branch on the cell of fewest candidates with the most open peers
+    /// ([`State::busiest_cell`]; under the diagonals, when no diagonal offers a
+    /// two-place digit).
     busiest: bool,
     /// The diagonals are the only extra houses: [`State::diagonals`] does their work
     /// with masks instead of [`State::extra_houses`].
@@ -326,13 +328,14 @@ impl Tables {
                 }
             }
         }
+        let moves = v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing);
         let kinds = Kinds {
             houses: !houses.is_empty(),
             peers: any_peers,
             nc,
-            moves: v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing),
+            moves,
             diagonals: v.rules().contains(Rule::X),
-            busiest: (any_peers || nc) && !v.rules().contains(Rule::X),
+            busiest: (any_peers || nc) && (!v.rules().contains(Rule::X) || moves),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
         };
@@ -1209,9 +1212,9 @@ impl State {
     /// or box, if any). Measured on generated puzzles: the diagonal two-place branch cuts the guesses
     /// on x puzzles by half (and slightly on x,windoku), but raises them on windoku
     /// alone, hence only under diagonals; preferring cells with extra peers cuts them
-    /// on x and windoku and changes nothing where every cell has extra peers. Without
-    /// diagonals, under extra peers or non-consecutive, the cell is
-    /// [`State::busiest_cell`] instead of the first one.
+    /// on x and windoku and changes nothing where every cell has extra peers. Under
+    /// extra peers or non-consecutive, without diagonals or with knight or king moves,
+    /// the cell is [`State::busiest_cell`] instead of the first one.
     #[inline(always)]
     fn branch(&self, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> Branch {
         if t.kinds.x_only {
@@ -1419,8 +1422,10 @@ impl State {
     /// those, the most open peers (row, column, box and the extra peers): its choice
     /// settles the most. Against the first such cell in reading order, guesses per
     /// puzzle on the held-out sets in `data/`: non-consecutive (first 40) 6,366 to
-    /// 5,746, anti-knight 120 to 93, anti-king 8.7 to 7.8, windoku 7.4 to 6.9, and on 30
-    /// generated anti-king,anti-knight,non-consecutive puzzles 79.6 to 76.8.
+    /// 5,746, anti-knight 120 to 93, anti-king 8.7 to 7.8, windoku 7.4 to 6.9, x,anti-knight
+    /// (after the diagonal two-place branch) 682 to 590, and on 30 generated
+    /// anti-king,anti-knight,non-consecutive puzzles 79.6 to 76.8. (On x,anti-knight
+    /// the busiest cell before the diagonal branch raised them, to 745.)
     #[inline(always)]
     fn busiest_cell(&self, all_peers: &[[u32; 3]; CELLS]) -> (usize, usize) {
         let u = self.unsolved;

@@ -11,7 +11,8 @@
 //! `Auto` and `Bands` run the box-band engine on every rule set that keeps the boxes, so
 //! every inference it makes is checked against the reference here: under
 //! non-consecutive, what the places left for a digit in a row, column or box imply for
-//! `d ± 1` and arc consistency between neighbours; under knight or king moves, locked
+//! `d ± 1`, what the places left for `d - 1` and `d + 1` together imply for `d`, and
+//! arc consistency between neighbours; under knight or king moves, locked
 //! candidates through them (up to three places); the extra houses' singles and locked
 //! candidates. The generic engine (`Generic`, and jigsaw) is checked the same way.
 //!

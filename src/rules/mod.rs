@@ -38,6 +38,7 @@
 mod bands;
 mod engine;
 mod generate;
+mod nonconsecutive;
 mod record;
 mod regions;
 mod symmetry;

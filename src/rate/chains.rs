@@ -432,6 +432,147 @@ impl Chains {
     }
 }
 
+/// A hint of an inner producer of the nested chains, found on a working grid: its
+/// rank, what it removes, and the candidates removed from the outer position that it
+/// depends on (its "rule parents", as "off" states).
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    /// Difficulty in tenths, complexity and sort key, as the producer ranks hints.
+    pub rank: (u8, u32, u8),
+    /// Candidates removed, as "off" states present on the working grid.
+    pub elims: Vec<State>,
+    /// The outer position's candidates, missing on the working grid, that the hint's
+    /// "only candidate of the cell" and "only position in the house" links rely on.
+    pub parents: Vec<State>,
+}
+
+/// The "off" states of `base` missing on `g` that make the "off" to "on" link
+/// `from` -> `to` hold: the cell's other candidates (a bivalue-cell link) or the
+/// digit's other positions in the first house, box, row then column, where only the
+/// two are left.
+pub(super) fn link_parents(base: &Board, g: &Board, from: State, to: State, out: &mut Vec<State>) {
+    let (fc, tc, di) = (cell_of(from), cell_of(to), digit_of(to));
+    if fc == tc {
+        for d in super::board::bits((base.cand[tc] & !g.cand[tc]) as u32) {
+            out.push(state(tc, d, false));
+        }
+        return;
+    }
+    let (r, c) = (fc / 9, fc % 9);
+    for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+        let hm = super::board::HOUSE_MASK[h];
+        if hm >> tc & 1 == 0 || (g.digit[di] & hm).count_ones() != 2 {
+            continue;
+        }
+        for o in super::board::cells(base.digit[di] & hm & !g.digit[di]) {
+            out.push(state(o, di, false));
+        }
+        return;
+    }
+}
+
+impl Chains {
+    /// Rule parents of the chain ending at node `n`, sorted and distinct.
+    fn chain_parents(&self, base: &Board, g: &Board, n: u32, out: &mut Vec<State>) {
+        out.clear();
+        let mut q = n;
+        while self.nodes[q as usize].parent != NONE {
+            let p = self.nodes[q as usize].parent;
+            let (from, to) = (self.nodes[p as usize].s, self.nodes[q as usize].s);
+            if is_on(to) {
+                link_parents(base, g, from, to, out);
+            }
+            q = p;
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Every cycle and forcing chain of "Forcing Chains & Cycles" on the working grid
+    /// `g` (no search cut short by a better hint), each with its rule parents against
+    /// the outer position `base`, appended to `out` in the producer's scan order.
+    pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            let base_cycle: u8 = if x && y { 70 } else { 65 };
+            let base_chain: u8 = if x && y { 70 } else { 66 };
+            let key: u8 = if x && y {
+                4
+            } else if y {
+                3
+            } else {
+                2
+            };
+            let mut tmp = std::mem::take(&mut self.out);
+            self.graph.build(g, y, x, &mut tmp);
+            self.out = tmp;
+            for cell in super::board::cells(g.empty) {
+                let m = g.cand[cell];
+                if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
+                    continue;
+                }
+                for di in super::board::bits(m as u32) {
+                    let on = state(cell, di, true);
+                    self.cycles(on, &None, base_cycle, key);
+                    let found = std::mem::take(&mut self.found);
+                    for &n in &found {
+                        let elim = self.cycle_eliminations(g, n);
+                        self.push_found(base, g, n, elim, base_cycle, key, out);
+                    }
+                    self.found = found;
+                    if !x {
+                        continue;
+                    }
+                    for source in [on, on ^ 1] {
+                        if let Some(t) = self.forcing(source, &None, base_chain, key) {
+                            let mut elim = [0u128; 9];
+                            if is_on(self.nodes[t as usize].s) {
+                                for d in super::board::bits(m as u32) {
+                                    if d != di {
+                                        elim[d] = 1u128 << cell;
+                                    }
+                                }
+                            } else {
+                                elim[di] = 1u128 << cell;
+                            }
+                            self.push_found(base, g, t, elim, base_chain, key, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_found(
+        &self,
+        base: &Board,
+        g: &Board,
+        n: u32,
+        elim: [u128; 9],
+        base_diff: u8,
+        key: u8,
+        out: &mut Vec<Found>,
+    ) {
+        let mut elims = Vec::new();
+        for (di, &e) in elim.iter().enumerate() {
+            for c in super::board::cells(e & g.digit[di]) {
+                elims.push(state(c, di, false));
+            }
+        }
+        if elims.is_empty() {
+            return;
+        }
+        let cx = self.complexity(n);
+        let mut parents = Vec::new();
+        self.chain_parents(base, g, n, &mut parents);
+        out.push(Found {
+            rank: (base_diff + length_difficulty(cx), cx, key),
+            elims,
+            parents,
+        });
+    }
+}
+
 /// Whether a hint ranked `(diff, cx, key)` would replace `best`.
 fn beats(best: &Best, diff: u8, cx: u32, key: u8) -> bool {
     match best {

@@ -50,4 +50,5 @@ pub fn next_hint(
         .or_else(|| multiple.cell_and_region_chains(b))
         .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
         .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
+        .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))
 }

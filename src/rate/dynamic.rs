@@ -58,6 +58,10 @@ pub struct Run {
     states: Vec<State>,
     /// Parents of node `n`: `parents[par_start[n]..par_start[n + 1]]`.
     par_start: Vec<u32>,
+    /// Complexity of the inner (nested) chain each node was deduced by, 0 if none.
+    nest: Vec<u32>,
+    /// Which inner hint each node was deduced by (`NONE` if none).
+    nest_id: Vec<u32>,
     parents: Vec<u32>,
     /// "On" and "off" states reached, in the order reached.
     order_on: Vec<State>,
@@ -78,6 +82,8 @@ impl Default for Run {
             node_of: vec![NONE; STATES],
             states: Vec::new(),
             par_start: vec![0],
+            nest: Vec::new(),
+            nest_id: Vec::new(),
             parents: Vec::new(),
             order_on: Vec::new(),
             order_off: Vec::new(),
@@ -95,7 +101,8 @@ impl Default for Run {
 struct Mode {
     /// Cell links ("only candidate left", "one digit per cell"); off for Nishio.
     y: bool,
-    /// Nesting level: 0 plain dynamic, 1 with the basic techniques.
+    /// Nesting level: 0 plain dynamic, 1 with the basic techniques, 2 to 5 also with
+    /// the inner chain producers of the nested levels (see `nested`).
     level: u8,
 }
 
@@ -107,6 +114,8 @@ impl Run {
         self.states.clear();
         self.par_start.clear();
         self.par_start.push(0);
+        self.nest.clear();
+        self.nest_id.clear();
         self.parents.clear();
         self.order_on.clear();
         self.order_off.clear();
@@ -126,6 +135,8 @@ impl Run {
         self.states.push(s);
         self.parents.extend_from_slice(parents);
         self.par_start.push(self.parents.len() as u32);
+        self.nest.push(0);
+        self.nest_id.push(NONE);
         if !temp {
             self.node_of[s as usize] = n;
             if is_on(s) {
@@ -139,8 +150,17 @@ impl Run {
         n
     }
 
-    /// Distinct states among the ancestors of node `n`, itself included.
-    fn ancestors(&self, n: u32, seen: &mut [u128; 12], stack: &mut Vec<u32>) -> u32 {
+    /// Distinct states among the ancestors of node `n`, itself included, plus the
+    /// complexity of the inner chains those states were deduced by.
+    /// Each inner chain counts once per outer hint: `nested` holds those already
+    /// counted, and the caller clears it between hints.
+    fn ancestors(
+        &self,
+        n: u32,
+        seen: &mut [u128; 12],
+        stack: &mut Vec<u32>,
+        nested: &mut Vec<u32>,
+    ) -> u32 {
         *seen = [0; 12];
         stack.clear();
         stack.push(n);
@@ -152,6 +172,11 @@ impl Run {
             }
             seen[s / 128] |= 1u128 << (s % 128);
             count += 1;
+            let id = self.nest_id[p as usize];
+            if id != NONE && !nested.contains(&id) {
+                nested.push(id);
+                count += self.nest[p as usize];
+            }
             let (a, z) = (
                 self.par_start[p as usize] as usize,
                 self.par_start[p as usize + 1] as usize,
@@ -255,7 +280,7 @@ impl Run {
                 self.grid.digit[di] &= !(1u128 << cell);
                 continue;
             }
-            if mode.level == 0 || !self.advanced(base, adv) {
+            if mode.level == 0 || !self.advanced(base, adv, mode.level) {
                 return;
             }
         }
@@ -277,18 +302,23 @@ impl Run {
 
     /// Level 1: the eliminations of the first basic technique that has some depending
     /// on the run's eliminations, added as "off" states; whether any was added.
-    fn advanced(&mut self, base: &Board, adv: &mut Advanced) -> bool {
+    fn advanced(&mut self, base: &Board, adv: &mut Advanced, level: u8) -> bool {
         adv.found.clear();
         adv.parents.clear();
         let g = self.grid;
         // techniques in Sudoku Explainer's order; the first with any result is used
-        if !(adv.locking(base, &g) || adv.hidden_pairs(base, &g) || adv.naked_pairs(base, &g)) {
-            adv.x_wings(base, &g);
+        if !(adv.locking(base, &g)
+            || adv.hidden_pairs(base, &g)
+            || adv.naked_pairs(base, &g)
+            || adv.x_wings(base, &g))
+            && level >= 2
+        {
+            super::nested::inner(adv, base, &g, level);
         }
         let mut any = false;
         let found = std::mem::take(&mut adv.found);
         let mut par: Vec<u32> = Vec::new();
-        for &(s, pa, pz) in &found {
+        for &(s, pa, pz, cx, id) in &found {
             if self.reached(s) {
                 continue;
             }
@@ -297,7 +327,9 @@ impl Run {
                 par.push(self.node_of[q as usize]);
             }
             debug_assert!(par.iter().all(|&x| x != NONE));
-            self.node(s, &par, false);
+            let n = self.node(s, &par, false);
+            self.nest[n as usize] = cx;
+            self.nest_id[n as usize] = id;
             any = true;
         }
         adv.found = found;
@@ -309,9 +341,14 @@ impl Run {
 /// candidates it depends on ("off" states).
 #[derive(Debug, Default)]
 pub struct Advanced {
-    /// (eliminated "off" state, parents range in `parents`).
-    found: Vec<(State, u32, u32)>,
-    parents: Vec<State>,
+    /// (eliminated "off" state, parents range in `parents`, complexity of the inner
+    /// chain that found it or 0).
+    pub(super) found: Vec<(State, u32, u32, u32, u32)>,
+    /// Serial number of the next inner hint recorded.
+    serial: u32,
+    pub(super) parents: Vec<State>,
+    /// The inner producers of the nested levels.
+    pub(super) inner: super::nested::Inner,
 }
 
 /// Pointing / claiming: box then line pairs, as Sudoku Explainer scans them.
@@ -320,13 +357,15 @@ const LOCK_PAIRS: [(usize, usize); 4] = [(0, 9), (0, 18), (9, 0), (18, 0)];
 impl Advanced {
     /// Record `elims` ("off" states) with the parents pushed since `par_start`; a
     /// deduction with no parent does not depend on the run and is skipped.
-    fn record(&mut self, elims: &[State], par_start: usize) -> bool {
+    pub(super) fn record(&mut self, elims: &[State], par_start: usize, cx: u32) -> bool {
         if self.parents.len() == par_start {
             return false;
         }
         let pz = self.parents.len() as u32;
+        self.serial = self.serial.wrapping_add(1) % NONE;
         for &e in elims {
-            self.found.push((e, par_start as u32, pz));
+            let id = if cx == 0 { NONE } else { self.serial };
+            self.found.push((e, par_start as u32, pz, cx, id));
         }
         true
     }
@@ -361,7 +400,7 @@ impl Advanced {
                         }
                         elims.clear();
                         elims.extend(cells(victims).map(|c| state(c, di, false)));
-                        self.record(&elims, ps);
+                        self.record(&elims, ps, 0);
                     }
                 }
             }
@@ -412,7 +451,7 @@ impl Advanced {
                             }
                         }
                     }
-                    self.record(&elims, ps);
+                    self.record(&elims, ps, 0);
                 }
             }
         }
@@ -459,7 +498,7 @@ impl Advanced {
                             self.parents.push(state(c, d, false));
                         }
                     }
-                    self.record(&elims, ps);
+                    self.record(&elims, ps, 0);
                 }
             }
         }
@@ -502,7 +541,7 @@ impl Advanced {
                         for c in cells(base.digit[di] & !dm & bases & !cover) {
                             self.parents.push(state(c, di, false));
                         }
-                        self.record(&elims, ps);
+                        self.record(&elims, ps, 0);
                     }
                 }
             }
@@ -520,6 +559,10 @@ pub enum Kind {
     Dynamic,
     /// "Dynamic ... Forcing Chains (+)", 9.0.
     DynamicPlus,
+    /// Nested forcing chains of level 2 to 5 (9.5, 10.0, 10.5, 11.0): "(+ Forcing
+    /// Chains)", "(+ Multiple Forcing Chains)", "(+ Dynamic Forcing Chains)" and
+    /// "(+ Dynamic Forcing Chains (+))".
+    Nested(u8),
 }
 
 /// The best hint so far: (difficulty, complexity, sort key, hint).
@@ -539,6 +582,8 @@ pub struct Dynamic {
     adv: Advanced,
     seen: [u128; 12],
     stack: Vec<u32>,
+    /// Inner chains already counted in the complexity of the hint in hand.
+    nested: Vec<u32>,
 }
 
 impl Dynamic {
@@ -548,6 +593,11 @@ impl Dynamic {
             Kind::Nishio => (Mode { y: false, level: 0 }, 75, &NISHIO),
             Kind::Dynamic => (Mode { y: true, level: 0 }, 85, &DYNAMIC),
             Kind::DynamicPlus => (Mode { y: true, level: 1 }, 90, &PLUS),
+            Kind::Nested(level) => (
+                Mode { y: true, level },
+                95 + 5 * (level - 2),
+                &NESTED[level as usize - 2],
+            ),
         };
         if self.runs.len() < 729 {
             self.runs.resize_with(729, Run::default);
@@ -566,8 +616,9 @@ impl Dynamic {
                 self.on_run(b, cell, di, mode);
                 if let Some((n_on, n_off)) = self.runs[cell * 9 + di].contradiction {
                     let r = &self.runs[cell * 9 + di];
-                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack)
-                        + r.ancestors(n_off, &mut self.seen, &mut self.stack);
+                    self.nested.clear();
+                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested)
+                        + r.ancestors(n_off, &mut self.seen, &mut self.stack, &mut self.nested);
                     let mut elim = [0u128; 9];
                     elim[di] = 1u128 << cell;
                     offer(&mut best, b, names.contradiction, base, cx, 7, elim);
@@ -575,8 +626,9 @@ impl Dynamic {
                 self.off.chain(b, on ^ 1, mode, &mut self.adv);
                 if let Some((n_on, n_off)) = self.off.contradiction {
                     let r = &self.off;
-                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack)
-                        + r.ancestors(n_off, &mut self.seen, &mut self.stack);
+                    self.nested.clear();
+                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested)
+                        + r.ancestors(n_off, &mut self.seen, &mut self.stack, &mut self.nested);
                     offer(
                         &mut best,
                         b,
@@ -615,10 +667,16 @@ impl Dynamic {
                     if !removes(b, &elim) {
                         continue;
                     }
+                    self.nested.clear();
                     let mut cx = 0;
                     for d in bits(m as u32) {
                         let r = &runs[d];
-                        cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
+                        cx += r.ancestors(
+                            r.node_of[s as usize],
+                            &mut self.seen,
+                            &mut self.stack,
+                            &mut self.nested,
+                        );
                     }
                     offer(&mut best, b, names.cell, base, cx, 5, elim);
                 }
@@ -652,13 +710,18 @@ impl Dynamic {
                 if !removes(b, &elim) {
                     continue;
                 }
-                let cx =
-                    on_run.ancestors(on_run.node_of[s as usize], &mut self.seen, &mut self.stack)
-                        + self.off.ancestors(
-                            self.off.node_of[s as usize],
-                            &mut self.seen,
-                            &mut self.stack,
-                        );
+                self.nested.clear();
+                let cx = on_run.ancestors(
+                    on_run.node_of[s as usize],
+                    &mut self.seen,
+                    &mut self.stack,
+                    &mut self.nested,
+                ) + self.off.ancestors(
+                    self.off.node_of[s as usize],
+                    &mut self.seen,
+                    &mut self.stack,
+                    &mut self.nested,
+                );
                 offer(best, b, names.double, base, cx, 1, elim);
             }
         }
@@ -702,11 +765,21 @@ impl Dynamic {
                     if !removes(b, &elim) {
                         continue;
                     }
-                    let mut cx =
-                        mine.ancestors(mine.node_of[s as usize], &mut self.seen, &mut self.stack);
+                    self.nested.clear();
+                    let mut cx = mine.ancestors(
+                        mine.node_of[s as usize],
+                        &mut self.seen,
+                        &mut self.stack,
+                        &mut self.nested,
+                    );
                     for o in cells(others) {
                         let r = &runs[o * 9 + di];
-                        cx += r.ancestors(r.node_of[s as usize], &mut self.seen, &mut self.stack);
+                        cx += r.ancestors(
+                            r.node_of[s as usize],
+                            &mut self.seen,
+                            &mut self.stack,
+                            &mut self.nested,
+                        );
                     }
                     offer(best, b, names.region, base, cx, 6, elim);
                 }
@@ -741,6 +814,33 @@ const PLUS: Names = Names {
     cell: "Dynamic Cell Forcing Chains (+)",
     region: "Dynamic Region Forcing Chains (+)",
 };
+
+const NESTED: [Names; 4] = [
+    Names {
+        contradiction: "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
+        double: "Dynamic Double Forcing Chains (+ Forcing Chains)",
+        cell: "Dynamic Cell Forcing Chains (+ Forcing Chains)",
+        region: "Dynamic Region Forcing Chains (+ Forcing Chains)",
+    },
+    Names {
+        contradiction: "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)",
+        double: "Dynamic Double Forcing Chains (+ Multiple Forcing Chains)",
+        cell: "Dynamic Cell Forcing Chains (+ Multiple Forcing Chains)",
+        region: "Dynamic Region Forcing Chains (+ Multiple Forcing Chains)",
+    },
+    Names {
+        contradiction: "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains)",
+        double: "Dynamic Double Forcing Chains (+ Dynamic Forcing Chains)",
+        cell: "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)",
+        region: "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains)",
+    },
+    Names {
+        contradiction: "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains (+))",
+        double: "Dynamic Double Forcing Chains (+ Dynamic Forcing Chains (+))",
+        cell: "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains (+))",
+        region: "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains (+))",
+    },
+];
 
 /// The eliminations of a conclusion on state `s`: "on" removes the cell's other
 /// candidates, "off" the candidate.

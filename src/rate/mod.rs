@@ -22,10 +22,12 @@
 //! exclusion, X/Y/XY-cycles and forcing chains, Nishio forcing chains, cell and region
 //! forcing chains, dynamic forcing chains (contradiction, double, cell, region; 8.5+)
 //! and dynamic forcing chains (+) (9.0+, their runs also using pointing / claiming,
-//! hidden and naked pairs and X-wings; see `dynamic`). Not yet: BUG type 3 and the
-//! nested levels (+ Forcing Chains), (+ Multiple Forcing Chains), (+ Dynamic Forcing
-//! Chains) that the forum's hardest puzzles (ER 9.5 to 11+) need; a puzzle that needs
-//! them gives [`RateError::Stuck`].
+//! hidden and naked pairs and X-wings; see `dynamic`). The first nested level,
+//! "(+ Forcing Chains)" (9.5+, see `nested`), is followed but not yet trusted: a path
+//! that needs it gives [`RateError::Unverified`] rather than a rating that might be
+//! off. Not yet: BUG type 3 and the nested levels (+ Multiple Forcing Chains), (+
+//! Dynamic Forcing Chains) that most of the forum's hardest puzzles (ER 10 to 11+)
+//! need; a puzzle that needs them gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.
@@ -41,6 +43,7 @@ mod dynamic;
 mod fish;
 mod hint;
 mod links;
+mod nested;
 mod singles;
 #[cfg(test)]
 mod tests;
@@ -88,6 +91,15 @@ pub enum RateError {
     Stuck {
         /// Steps taken before getting stuck.
         steps: u32,
+    },
+    /// The path needs a technique whose difficulties do not yet always equal serate's
+    /// (the nested forcing chains): no rating rather than a possibly wrong one.
+    #[error("step {step} needs {technique}, not yet rated exactly as serate")]
+    Unverified {
+        /// The step (1-based) that needs it.
+        step: u32,
+        /// Its name.
+        technique: &'static str,
     },
 }
 
@@ -139,6 +151,12 @@ impl Rater {
                     steps: rating.step_count,
                 });
             };
+            if nested::unverified(&hint) {
+                return Err(RateError::Unverified {
+                    step: rating.step_count + 1,
+                    technique: hint.name,
+                });
+            }
             if hint.difficulty > rating.er {
                 rating.er = hint.difficulty;
                 rating.er_technique = hint.name;

@@ -14,7 +14,9 @@
 //! `d ± 1`, what the places left for `d - 1` and `d + 1` together imply for `d`, and
 //! arc consistency between neighbours; under knight or king moves, locked
 //! candidates through them (up to three places); the extra houses' singles and locked
-//! candidates. The generic engine (`Generic`, and jigsaw) is checked the same way.
+//! candidates. The generic engine (`Generic`, and jigsaw) is checked the same way, and
+//! its inference alone too (`generic_candidates`: singles, locked candidates, the law
+//! of leftovers under jigsaw, no guess) keeps every digit of the reference's solutions.
 //!
 //! Grids come two ways:
 //! - a grid of the reference's table (one per rule set that has a grid, jigsaw layouts
@@ -32,7 +34,9 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 use arbitrary::{Result, Unstructured};
-use bulkdoku::rules::{EngineChoice, Regions, RuleSet, Variant, VariantSolver, Vectors};
+use bulkdoku::rules::{
+    generic_candidates, EngineChoice, Regions, RuleSet, Variant, VariantSolver, Vectors,
+};
 use bulkdoku::Grid;
 use bulkdoku_fuzz::variant_reference::{self as reference, Rules, GRIDS};
 use bulkdoku_fuzz::{ensure, fail};
@@ -199,6 +203,23 @@ fn check(case: &Case) -> std::result::Result<(), String> {
         ensure!(g.agrees_with(&puzzle), "solution {g} drops a given");
         Ok(())
     };
+    // The generic engine's inference alone (no guess): every digit of every solution
+    // stays a candidate, and a contradiction means no solution. Below the limit the
+    // reference's set is complete; at it, the solutions it found must survive.
+    match generic_candidates(&v, &puzzle) {
+        None => ensure!(want == 0, "inference: a contradiction, reference {want}"),
+        Some(candidates) => {
+            for g in &reference {
+                for (cell, &mask) in candidates.iter().enumerate() {
+                    ensure!(
+                        mask >> (g.get(cell) - 1) & 1 != 0,
+                        "inference: cell {cell} lost {}, which solution {g} has",
+                        g.get(cell)
+                    );
+                }
+            }
+        }
+    }
     SOLVERS.with(|solvers| {
         let mut solvers = solvers.borrow_mut();
         for (name, solver) in solvers.iter_mut() {

@@ -38,6 +38,7 @@
 mod bands;
 mod engine;
 mod generate;
+mod leftovers;
 mod nonconsecutive;
 mod record;
 mod regions;
@@ -48,6 +49,8 @@ mod xlanes;
 use std::fmt;
 use std::str::FromStr;
 
+#[doc(hidden)]
+pub use engine::generic_candidates;
 pub use engine::{count, solve, EngineChoice, VariantSolver, Vectors};
 pub use generate::{
     generate_one, grid_exists, random_solution, GenerateError, Generated, JIGSAW_LAYOUTS,

@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::grid::{cell_name, Conflict, Grid, CELLS};
 
+use super::leftovers;
 use super::regions::{orth_neighbours, Regions};
 use super::{Rule, RuleSet};
 
@@ -179,6 +180,13 @@ pub struct Variant {
     /// Orthogonal neighbours, used by `non-consecutive`.
     pub(crate) orth: [u128; CELLS],
     pub(crate) non_consecutive: bool,
+    /// Jigsaw only: the law of leftovers' pairs of cell sets that hold the same digits
+    /// (see `leftovers.rs`); only the first `n_leftovers` are used.
+    pub(crate) leftovers: [(u128, u128); leftovers::MAX_PAIRS],
+    pub(crate) n_leftovers: usize,
+    /// Jigsaw rules: the generic engine's locked candidates look at houses with up to
+    /// three places for a digit, and run again after the singles they unlock.
+    pub(crate) jigsaw: bool,
 }
 
 impl fmt::Debug for Variant {
@@ -302,9 +310,16 @@ impl Variant {
             peers[cell] = p & !bit;
             orth[cell] = orth_neighbours(cell);
         }
+        let (leftovers, n_leftovers) = match regions {
+            Some(r) => leftovers::pairs(&std::array::from_fn(|id| r.mask(id))),
+            None => ([(0, 0); leftovers::MAX_PAIRS], 0),
+        };
         Ok(Variant {
             rules,
             regions: regions.copied(),
+            leftovers,
+            n_leftovers,
+            jigsaw: regions.is_some(),
             houses,
             kinds,
             n_houses: n,

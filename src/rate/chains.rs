@@ -364,15 +364,7 @@ impl Chains {
     pub fn cycles_and_forcing_chains(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
         for (y, x) in [(false, true), (true, false), (true, true)] {
-            let base_cycle: u8 = if x && y { 70 } else { 65 };
-            let base_chain: u8 = if x && y { 70 } else { 66 };
-            let key: u8 = if x && y {
-                4
-            } else if y {
-                3
-            } else {
-                2
-            };
+            let (base_cycle, base_chain, key) = chain_kind(y, x);
             if !beats(&best, base_cycle.min(base_chain), 0, key) {
                 continue;
             }
@@ -407,16 +399,8 @@ impl Chains {
                         if let Some(t) = self.forcing(source, &best, base_chain, key) {
                             let cx = self.complexity(t);
                             let diff = base_chain + length_difficulty(cx);
-                            let mut elim = [0u128; 9];
-                            if is_on(self.nodes[t as usize].s) {
-                                for d in super::board::bits(m as u32) {
-                                    if d != di {
-                                        elim[d] = 1u128 << cell;
-                                    }
-                                }
-                            } else {
-                                elim[di] = 1u128 << cell;
-                            }
+                            let elim =
+                                forcing_eliminations(cell, di, m, is_on(self.nodes[t as usize].s));
                             let name = if y {
                                 "Forcing Chain"
                             } else {
@@ -493,15 +477,7 @@ impl Chains {
     /// the outer position `base`, appended to `out` in the producer's scan order.
     pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
         for (y, x) in [(false, true), (true, false), (true, true)] {
-            let base_cycle: u8 = if x && y { 70 } else { 65 };
-            let base_chain: u8 = if x && y { 70 } else { 66 };
-            let key: u8 = if x && y {
-                4
-            } else if y {
-                3
-            } else {
-                2
-            };
+            let (base_cycle, base_chain, key) = chain_kind(y, x);
             let mut tmp = std::mem::take(&mut self.out);
             self.graph.build(g, y, x, &mut tmp);
             self.out = tmp;
@@ -524,16 +500,8 @@ impl Chains {
                     }
                     for source in [on, on ^ 1] {
                         if let Some(t) = self.forcing(source, &None, base_chain, key) {
-                            let mut elim = [0u128; 9];
-                            if is_on(self.nodes[t as usize].s) {
-                                for d in super::board::bits(m as u32) {
-                                    if d != di {
-                                        elim[d] = 1u128 << cell;
-                                    }
-                                }
-                            } else {
-                                elim[di] = 1u128 << cell;
-                            }
+                            let elim =
+                                forcing_eliminations(cell, di, m, is_on(self.nodes[t as usize].s));
                             self.push_found(base, g, t, elim, base_chain, key, out);
                         }
                     }
@@ -571,6 +539,33 @@ impl Chains {
             parents,
         });
     }
+}
+
+/// Of "Forcing Chains & Cycles" of X links (`x`), Y links (`y`) or both: the base
+/// difficulty of its cycles and of its forcing chains, in tenths, and its sort key.
+fn chain_kind(y: bool, x: bool) -> (u8, u8, u8) {
+    match (x, y) {
+        (true, true) => (70, 70, 4),
+        (_, true) => (65, 66, 3),
+        _ => (65, 66, 2),
+    }
+}
+
+/// What a forcing chain about candidate `di` of `cell` (candidates `m`) removes: when
+/// its end is the candidate "on" (it is true), the cell's other candidates; when "off",
+/// the candidate itself.
+fn forcing_eliminations(cell: usize, di: usize, m: u16, ends_on: bool) -> [u128; 9] {
+    let mut elim = [0u128; 9];
+    if ends_on {
+        for d in super::board::bits(m as u32) {
+            if d != di {
+                elim[d] = 1u128 << cell;
+            }
+        }
+    } else {
+        elim[di] = 1u128 << cell;
+    }
+    elim
 }
 
 /// Whether a hint ranked `(diff, cx, key)` would replace `best`.

@@ -1046,54 +1046,11 @@ impl State {
 /// For the places of a digit in a row (9 bits, one per column, at least one): the
 /// cells of the row that are a place or next to one, for every place (`c` with every
 /// place in `c - 1 ..= c + 1`).
-static ROW_NEAR: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut p = 1;
-    while p < 512 {
-        let mut c = 0;
-        while c < 9 {
-            let window = (7u32 << c) >> 1;
-            if p & !window == 0 {
-                t[p as usize] |= 1 << c;
-            }
-            c += 1;
-        }
-        p += 1;
-    }
-    t
-};
+static ROW_NEAR: [u16; 512] = super::nonconsecutive::near_table(false, 0, 1);
 
 /// For the places of a digit in a 3×3 box (bit `3 * row + column`, at least one): the
 /// cells of the box that are a place or orthogonally next to one, for every place.
-static BOX_NEAR: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut p = 1;
-    while p < 512 {
-        let mut c = 0;
-        while c < 9 {
-            let (r, col) = (c / 3, c % 3);
-            let mut closed = 1u32 << c;
-            if r > 0 {
-                closed |= 1 << (c - 3);
-            }
-            if r < 2 {
-                closed |= 1 << (c + 3);
-            }
-            if col > 0 {
-                closed |= 1 << (c - 1);
-            }
-            if col < 2 {
-                closed |= 1 << (c + 1);
-            }
-            if p & !closed == 0 {
-                t[p as usize] |= 1 << c;
-            }
-            c += 1;
-        }
-        p += 1;
-    }
-    t
-};
+static BOX_NEAR: [u16; 512] = super::nonconsecutive::near_table(true, 0, 1);
 
 /// The most places of a digit in a row, column or box that [`State::locked_peers`]
 /// looks at.

@@ -534,6 +534,12 @@ fn run(
 /// inference to a reference: a digit of any solution must stay a candidate.
 #[doc(hidden)]
 pub fn generic_candidates(v: &Variant, grid: &Grid) -> Option<[u16; CELLS]> {
+    let s = settled(v, grid)?;
+    Some(std::array::from_fn(|cell| s.digits_at(cell)))
+}
+
+/// The position after `propagate` to a fixed point, or `None` on a contradiction.
+fn settled(v: &Variant, grid: &Grid) -> Option<State> {
     let mut s = State::start(v, grid)?;
     loop {
         let before = s.cand;
@@ -541,7 +547,7 @@ pub fn generic_candidates(v: &Variant, grid: &Grid) -> Option<[u16; CELLS]> {
             return None;
         }
         if s.cand == before {
-            return Some(std::array::from_fn(|cell| s.digits_at(cell)));
+            return Some(s);
         }
     }
 }
@@ -586,20 +592,6 @@ mod tests {
             solver.count(&v, &g, 100_000).solutions,
             crate::count(&g, 100_000).solutions
         );
-    }
-
-    /// The position after `propagate` to a fixed point, or `None` on a contradiction.
-    fn settled(v: &Variant, grid: &Grid) -> Option<State> {
-        let mut s = State::start(v, grid)?;
-        loop {
-            let before = s.cand;
-            if !s.propagate(v) {
-                return None;
-            }
-            if s.cand == before {
-                return Some(s);
-            }
-        }
     }
 
     #[test]

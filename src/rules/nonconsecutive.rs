@@ -11,56 +11,55 @@
 //! Band words as in [`super::bands`]: bit `row * 9 + column` of band `row / 3`, rows
 //! 0..3 within the band. Only cells inside the house are judged.
 
-/// For the places of two digits in a row (9 bits, one per column): the cells of the
-/// row with at most one place outside themselves and their two neighbours.
-static ROW_NEAR_BUT_ONE: [u16; 512] = {
+/// A cell and its orthogonal neighbours within a row (`in_box` false: bit per column)
+/// or within a 3×3 box (`in_box` true: bit `3 * row + column`).
+const fn closed_neighbourhood(c: u32, in_box: bool) -> u32 {
+    if !in_box {
+        return ((7u32 << c) >> 1) & 0x1FF;
+    }
+    let (r, col) = (c / 3, c % 3);
+    let mut closed = 1u32 << c;
+    if r > 0 {
+        closed |= 1 << (c - 3);
+    }
+    if r < 2 {
+        closed |= 1 << (c + 3);
+    }
+    if col > 0 {
+        closed |= 1 << (c - 1);
+    }
+    if col < 2 {
+        closed |= 1 << (c + 1);
+    }
+    closed
+}
+
+/// For each set of places `p` (9 bits) in a row or a box, from `first` up (entries
+/// below stay empty): the cells `c` of the house with at most `outside` of the places
+/// outside `c` and its orthogonal neighbours.
+pub(super) const fn near_table(in_box: bool, outside: u32, first: usize) -> [u16; 512] {
     let mut t = [0u16; 512];
-    let mut p = 0;
+    let mut p = first;
     while p < 512 {
         let mut c = 0;
         while c < 9 {
-            let window = (7u32 << c) >> 1;
-            if (p & !window).count_ones() <= 1 {
-                t[p as usize] |= 1 << c;
+            if (p as u32 & !closed_neighbourhood(c, in_box)).count_ones() <= outside {
+                t[p] |= 1 << c;
             }
             c += 1;
         }
         p += 1;
     }
     t
-};
+}
+
+/// For the places of two digits in a row (9 bits, one per column): the cells of the
+/// row with at most one place outside themselves and their two neighbours.
+static ROW_NEAR_BUT_ONE: [u16; 512] = near_table(false, 1, 0);
 
 /// For the places of two digits in a 3×3 box (bit `3 * row + column`): the cells of
 /// the box with at most one place outside themselves and their orthogonal neighbours.
-static BOX_NEAR_BUT_ONE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut p = 0;
-    while p < 512 {
-        let mut c = 0;
-        while c < 9 {
-            let (r, col) = (c / 3, c % 3);
-            let mut closed = 1u32 << c;
-            if r > 0 {
-                closed |= 1 << (c - 3);
-            }
-            if r < 2 {
-                closed |= 1 << (c + 3);
-            }
-            if col > 0 {
-                closed |= 1 << (c - 1);
-            }
-            if col < 2 {
-                closed |= 1 << (c + 1);
-            }
-            if (p & !closed).count_ones() <= 1 {
-                t[p as usize] |= 1 << c;
-            }
-            c += 1;
-        }
-        p += 1;
-    }
-    t
-};
+static BOX_NEAR_BUT_ONE: [u16; 512] = near_table(true, 1, 0);
 
 /// The cells (three band words) that cannot hold `d`, given `around`: the places left
 /// for `d - 1` and for `d + 1`, together (both digits exist: `d` is 2..=8). A cell is

@@ -351,22 +351,34 @@ pub struct Advanced {
     pub(super) inner: super::nested::Inner,
 }
 
-/// Pointing / claiming: box then line pairs, as Sudoku Explainer scans them.
-const LOCK_PAIRS: [(usize, usize); 4] = [(0, 9), (0, 18), (9, 0), (18, 0)];
-
 impl Advanced {
     /// Record `elims` ("off" states) with the parents pushed since `par_start`; a
     /// deduction with no parent does not depend on the run and is skipped.
+    ///
+    /// The run takes them up in Sudoku Explainer's order, which is that of its hint's
+    /// map from cells to removed digits: a hash table whose buckets are the cell index
+    /// modulo its capacity (16, doubled while the cells fill more than three quarters
+    /// of it), each cell's digits in increasing order. The order decides which of
+    /// two contradictions a run meets first, and so a chain's length.
     pub(super) fn record(&mut self, elims: &[State], par_start: usize, cx: u32) -> bool {
         if self.parents.len() == par_start {
             return false;
         }
         let pz = self.parents.len() as u32;
         self.serial = self.serial.wrapping_add(1) % NONE;
+        let start = self.found.len();
+        let mut cells = 0u128;
         for &e in elims {
             let id = if cx == 0 { NONE } else { self.serial };
             self.found.push((e, par_start as u32, pz, cx, id));
+            cells |= 1u128 << cell_of(e);
         }
+        let mut capacity = 16;
+        while cells.count_ones() * 4 > capacity * 3 {
+            capacity *= 2;
+        }
+        let bucket = capacity as usize - 1;
+        self.found[start..].sort_unstable_by_key(|f| (cell_of(f.0) & bucket, f.0));
         true
     }
 
@@ -375,7 +387,7 @@ impl Advanced {
     fn locking(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for &(t1, t2) in &LOCK_PAIRS {
+        for &(t1, t2) in &super::singles::LOCK_PAIRS {
             for di in 0..9 {
                 let dm = g.digit[di];
                 for i1 in 0..9 {

@@ -67,7 +67,7 @@ pub fn naked_single(b: &Board) -> Option<Hint> {
 
 /// The (house type 1, house type 2) pairs Sudoku Explainer's intersections scan, in
 /// its order: box-column, box-row, column-box, row-box. Type bases: box 0, row 9, col 18.
-const LOCK_PAIRS: [(usize, usize); 4] = [(0, 18), (0, 9), (18, 0), (9, 0)];
+pub(super) const LOCK_PAIRS: [(usize, usize); 4] = [(0, 18), (0, 9), (18, 0), (9, 0)];
 
 fn crosses(h1: usize, h2: usize) -> bool {
     super::board::HOUSE_MASK[h1] & super::board::HOUSE_MASK[h2] != 0

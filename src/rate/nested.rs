@@ -68,6 +68,126 @@ mod tests {
     use super::super::{driver, RateError, Rater};
     use crate::grid::Grid;
 
+    /// Every step of serate's paths in `tests/data/serate_steps.txt` (forum-hardest
+    /// puzzles; made by `scripts/serate_steps.sh`) that needs no deeper level than ours
+    /// must come out of our driver as serate has it: technique, difficulty, what it
+    /// placed and what it removed. A step of a level not built yet (multiple or dynamic
+    /// forcing chains nested inside) is taken from serate's log and applied to our
+    /// board, and the walk goes on from there.
+    #[test]
+    fn paths_follow_serate_through_nesting_level_two() {
+        let text = include_str!("../../tests/data/serate_steps.txt");
+        let (mut b, mut sol) = (Board::new(), [0u8; 81]);
+        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let (mut puzzles, mut compared, mut nested, mut taken) = (0, 0, 0, 0);
+        let (mut ties, mut off) = (Vec::new(), Vec::new());
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            if let Some(p) = line.strip_prefix("PUZZLE ") {
+                let grid = Grid::parse(p.as_bytes()).unwrap();
+                sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
+                b = Board::from_values(grid.cells());
+                puzzles += 1;
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            let difficulty = (f[1].parse::<f64>().unwrap() * 10.0).round() as u8;
+            let (mut placed, mut removed) = (Vec::new(), Vec::new());
+            let mut words = f[3].split_whitespace();
+            while let Some(w) = words.next() {
+                if w == "place" {
+                    let (c, d) = words.next().unwrap().split_once('=').unwrap();
+                    placed.push((c.parse::<u8>().unwrap(), d.parse::<u8>().unwrap()));
+                } else {
+                    let (c, d) = w.split_once('.').unwrap();
+                    removed.push((c.parse::<u8>().unwrap(), d.parse::<u8>().unwrap()));
+                }
+            }
+            if f[2].contains("(+ Multiple") || f[2].contains("(+ Dynamic") {
+                apply(&mut b, &placed, &removed, &sol);
+                taken += 1;
+                continue;
+            }
+            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
+                .unwrap_or_else(|| panic!("no step where serate has {line}"));
+            let ours = super::super::step_of(&h, &b);
+            // serate's step names are not always those of its ratings' technique column
+            // (ours): "2 Strong links 001" for "Turbot Fish"; forcing chains agree
+            let technique = if f[2].contains("Forcing Chain") {
+                f[2]
+            } else {
+                ours.technique
+            };
+            compared += 1;
+            let level2 = f[2].ends_with("(+ Forcing Chains)");
+            nested += usize::from(level2);
+            if level2 && (ours.technique, ours.difficulty) != (technique, difficulty) {
+                // the nested level is not exact yet: counted, and serate's step taken
+                off.push(format!(
+                    "puzzle {puzzles} step {}: {} {} for serate's {}",
+                    f[0], ours.technique, ours.difficulty, f[1]
+                ));
+                apply(&mut b, &placed, &removed, &sol);
+                continue;
+            }
+            assert_eq!(
+                (ours.technique, ours.difficulty),
+                (technique, difficulty),
+                "puzzle {puzzles}, serate step {line}"
+            );
+            let same = ours.placed == placed && (removed.is_empty() || ours.removed == removed);
+            if same {
+                h.apply(&mut b);
+            } else {
+                // another hint of the same technique and difficulty: serate's is taken
+                ties.push(format!("puzzle {puzzles} step {}: {}", f[0], f[2]));
+                apply(&mut b, &placed, &removed, &sol);
+            }
+        }
+        println!(
+            "{puzzles} puzzles: {compared} steps compared, {nested} of nested level 2 \
+             ({} of these with another technique or difficulty: {off:?}); {} with another \
+             hint of the same rank: {ties:?}; {taken} deeper steps taken from serate's log",
+            off.len(),
+            ties.len()
+        );
+        assert!(
+            puzzles >= 3 && nested >= 20,
+            "{puzzles} puzzles, {nested} level-2 steps"
+        );
+        // level 2 is withheld from ratings (`unverified`) until this is exact; today
+        // most of its steps are
+        assert!(
+            off.len() * 4 <= nested,
+            "{} of {nested} level-2 steps off",
+            off.len()
+        );
+        // Sudoku Explainer breaks a tie between hints of the same difficulty by their
+        // complexity and then its scan order; ours follows that on nearly every step
+        assert!(
+            ties.len() * 20 <= compared,
+            "{} ties in {compared}",
+            ties.len()
+        );
+    }
+
+    /// Apply a step of serate's log to `b`, checking it keeps the solution `sol`.
+    fn apply(b: &mut Board, placed: &[(u8, u8)], removed: &[(u8, u8)], sol: &[u8; 81]) {
+        let mut elim = [0u128; 9];
+        for &(c, d) in removed {
+            assert_ne!(sol[c as usize], d, "serate's step removes the solution");
+            elim[d as usize - 1] |= 1u128 << c;
+        }
+        b.eliminate(&elim);
+        for &(c, d) in placed {
+            assert_eq!(sol[c as usize], d, "serate's step places a wrong digit");
+            b.place(c as usize, d);
+        }
+    }
+
     /// Forum-hardest line 5001 (../shared/data/puzzles5_forum_hardest_1905_11+).
     const FORUM_5001: &str =
         "98.7..6..5...8......6..45..7...3.....3.9.......5..24....1....65.....1.24......1..";

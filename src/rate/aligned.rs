@@ -33,17 +33,11 @@ pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
 /// and it had the same common excluders) and removed nothing, so it removes nothing
 /// now and is skipped. The scan order is unchanged, so the first set that removes
 /// anything, the hint, is the same.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Aligned {
     /// Candidates of the remembered position of degree 2 and 3 (index `degree - 2`),
     /// when there is one.
     clean: [Option<[u16; 81]>; 2],
-}
-
-impl Default for Aligned {
-    fn default() -> Self {
-        Aligned { clean: [None; 2] }
-    }
 }
 
 impl Aligned {

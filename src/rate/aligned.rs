@@ -17,9 +17,55 @@
 use super::board::{bits, cells, Board, Cells, PEERS};
 use super::hint::Hint;
 
-/// Aligned exclusion of `degree` cells (2 or 3).
+/// Aligned exclusion of `degree` cells (2 or 3), with no memory of earlier positions.
+#[cfg(test)]
 pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
-    debug_assert!(degree == 2 || degree == 3);
+    Aligned::default().hint(b, degree)
+}
+
+/// Aligned exclusion that remembers, for each degree, the last position on which its
+/// scan ran to the end without a hint.
+///
+/// Whether a set of base cells removes anything depends only on the candidates of
+/// the base cells and of the cells that see them all (its *region*): which of those
+/// are excluders, and what they hold. A set whose region holds the same candidates as
+/// on that remembered position would be scanned there too (its cells were base cells
+/// and it had the same common excluders) and removed nothing, so it removes nothing
+/// now and is skipped. The scan order is unchanged, so the first set that removes
+/// anything, the hint, is the same.
+#[derive(Debug, Clone, Default)]
+pub struct Aligned {
+    /// Candidates of the remembered position of degree 2 and 3 (index `degree - 2`),
+    /// when there is one.
+    clean: [Option<[u16; 81]>; 2],
+}
+
+impl Aligned {
+    /// Aligned exclusion of `degree` cells (2 or 3).
+    pub fn hint(&mut self, b: &Board, degree: u32) -> Option<Hint> {
+        debug_assert!(degree == 2 || degree == 3);
+        let slot = degree as usize - 2;
+        // cells whose candidates differ from the remembered position's
+        let mut changed: Cells = super::board::ALL;
+        if let Some(snap) = &self.clean[slot] {
+            changed = 0;
+            for c in 0..81 {
+                if snap[c] != b.cand[c] {
+                    changed |= 1u128 << c;
+                }
+            }
+        }
+        let (hint, scanned) = scan(b, degree, changed);
+        if scanned && hint.is_none() {
+            self.clean[slot] = Some(b.cand);
+        }
+        hint
+    }
+}
+
+/// The scan of [`Aligned::hint`], skipping the sets whose region lies outside
+/// `changed`; whether the scan ran (no early exit) with the hint it found.
+fn scan(b: &Board, degree: u32, changed: Cells) -> (Option<Hint>, bool) {
     // cells whose candidates can exclude: 2..=degree candidates
     let mut small: Cells = 0;
     for c in cells(b.empty) {
@@ -27,7 +73,7 @@ pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
         if n == 1 {
             // Sudoku Explainer skips a cell with a naked single in sight; the singles
             // come first in the order, so this never holds on the rating path.
-            return None;
+            return (None, false);
         }
         if n <= degree {
             small |= 1u128 << c;
@@ -42,16 +88,17 @@ pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
         }
     }
     if base.len() < degree as usize {
-        return None;
+        return (None, false);
     }
     for n2 in 1..base.len() {
         let c1 = base[n2];
         for &c0 in &base[..n2] {
             let common01 = PEERS[c0] & PEERS[c1] & small;
+            let pair = 1u128 << c0 | 1u128 << c1;
             if degree == 2 {
-                if common01.count_ones() >= 2 {
+                if common01.count_ones() >= 2 && (pair | (PEERS[c0] & PEERS[c1])) & changed != 0 {
                     if let Some(h) = exclude(b, &[c0, c1], common01) {
-                        return Some(h);
+                        return (Some(h), true);
                     }
                 }
                 continue;
@@ -60,20 +107,21 @@ pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
                 // every triplet's common excluders lie among these
                 continue;
             }
-            let pair = 1u128 << c0 | 1u128 << c1;
             let first = PEERS[c0] & small & base_set & !pair;
             let second = PEERS[c1] & small & base_set & !pair & !first;
             for c2 in cells(first).chain(cells(second)) {
                 let common = common01 & PEERS[c2];
-                if common.count_ones() >= 2 {
+                if common.count_ones() >= 2
+                    && (pair | 1u128 << c2 | (PEERS[c0] & PEERS[c1] & PEERS[c2])) & changed != 0
+                {
                     if let Some(h) = exclude(b, &[c0, c1, c2], common) {
-                        return Some(h);
+                        return (Some(h), true);
                     }
                 }
             }
         }
     }
-    None
+    (None, true)
 }
 
 /// The eliminations of base `set` with excluders `common`, if any.

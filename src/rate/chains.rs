@@ -9,7 +9,7 @@
 //! forcing chain (6.6, or 7.0). Longer chains cost more: +0.1 each time the chain
 //! length passes 4, 6, 8, 12, 16, 24, ... nodes.
 
-use super::board::{Board, HOUSES, PEERS};
+use super::board::{Board, HOUSE_MASK, PEERS};
 use super::hint::Hint;
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -50,35 +50,79 @@ pub struct Graph {
 
 impl Graph {
     /// "On" states lead to what they turn off (with Y-links if `y`); "off" states to
-    /// what they turn on (Y-links if `y`, X-links if `x`).
-    fn build(&mut self, b: &Board, y: bool, x: bool, tmp: &mut Vec<State>) {
+    /// what they turn on (Y-links if `y`, X-links if `x`). Each list is in the order
+    /// the searches follow: the cell's other candidates, then the digit's positions in
+    /// the box, the row and the column, each in reading order.
+    fn build(&mut self, b: &Board, y: bool, x: bool) {
         self.start.clear();
         self.list.clear();
-        for s in 0..(81 * 9 * 2) as State {
-            self.start.push(self.list.len() as u32);
-            if b.digit[digit_of(s)] >> cell_of(s) & 1 == 0 {
-                continue;
+        for cell in 0..81 {
+            let bit = 1u128 << cell;
+            let houses = houses_of(cell);
+            for di in 0..9 {
+                let dm = b.digit[di];
+                // the "off" state, then the "on" state of (cell, di)
+                self.start.push(self.list.len() as u32);
+                if dm & bit == 0 {
+                    self.start.push(self.list.len() as u32);
+                    continue;
+                }
+                let from = self.list.len();
+                if y {
+                    let m = b.cand[cell];
+                    if m.count_ones() == 2 {
+                        let other = (m & !(1 << di)).trailing_zeros() as usize;
+                        self.list.push(state(cell, other, true));
+                    }
+                }
+                if x {
+                    for h in houses {
+                        let rest = dm & HOUSE_MASK[h] & !bit;
+                        if rest.count_ones() == 1 {
+                            let s2 = state(rest.trailing_zeros() as usize, di, true);
+                            if !self.list[from..].contains(&s2) {
+                                self.list.push(s2);
+                            }
+                        }
+                    }
+                }
+                self.start.push(self.list.len() as u32);
+                if y {
+                    for d in super::board::bits(b.cand[cell] as u32) {
+                        if d != di {
+                            self.list.push(state(cell, d, false));
+                        }
+                    }
+                }
+                let mut added = bit;
+                for h in houses {
+                    let new = dm & HOUSE_MASK[h] & !added;
+                    added |= new;
+                    for o in super::board::cells(new) {
+                        self.list.push(state(o, di, false));
+                    }
+                }
             }
-            if is_on(s) {
-                Chains::on_to_off(b, s, y, tmp);
-            } else {
-                Chains::off_to_on(b, s, y, x, tmp);
-            }
-            self.list.extend_from_slice(tmp);
         }
         self.start.push(self.list.len() as u32);
     }
 
-    /// Copy the direct implications of `s` into `out`.
+    /// The direct implications of `s`.
     #[inline]
-    fn succ(&self, s: State, out: &mut Vec<State>) {
-        out.clear();
+    fn next(&self, s: State) -> &[State] {
         let (a, z) = (
             self.start[s as usize] as usize,
             self.start[s as usize + 1] as usize,
         );
-        out.extend_from_slice(&self.list[a..z]);
+        &self.list[a..z]
     }
+}
+
+/// The three houses of a cell: box, row, column.
+#[inline]
+fn houses_of(cell: usize) -> [usize; 3] {
+    let (r, c) = (cell / 9, cell % 9);
+    [(r / 3) * 3 + c / 3, 9 + r, 18 + c]
 }
 
 /// Reusable buffers for the chain searches.
@@ -87,9 +131,10 @@ pub struct Chains {
     nodes: Vec<Node>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
-    seen_on: Vec<bool>,
-    seen_off: Vec<bool>,
-    out: Vec<State>,
+    /// States reached by the search in hand: those whose entry equals `stamp` (an
+    /// "on" and an "off" state never share an index, so one table serves both).
+    seen: Vec<u32>,
+    stamp: u32,
     found: Vec<u32>,
     graph: Graph,
 }
@@ -98,82 +143,33 @@ pub struct Chains {
 type Best = Option<(u8, u32, u8, Hint)>;
 
 impl Chains {
+    /// Start a search: no node, no state reached (a new stamp instead of clearing
+    /// the table).
     fn reset(&mut self) {
         self.nodes.clear();
         self.pending_on.clear();
         self.pending_off.clear();
-        self.seen_on.clear();
-        self.seen_on.resize(81 * 9 * 2, false);
-        self.seen_off.clear();
-        self.seen_off.resize(81 * 9 * 2, false);
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.seen.len() != 81 * 9 * 2 {
+            self.seen.clear();
+            self.seen.resize(81 * 9 * 2, 0);
+            self.stamp = 1;
+        }
         self.found.clear();
+    }
+
+    /// Mark `s` reached; whether it was not yet.
+    #[inline]
+    fn first_visit(&mut self, s: State) -> bool {
+        let e = &mut self.seen[s as usize];
+        let new = *e != self.stamp;
+        *e = self.stamp;
+        new
     }
 
     fn push(&mut self, s: State, parent: u32) -> u32 {
         self.nodes.push(Node { s, parent });
         (self.nodes.len() - 1) as u32
-    }
-
-    /// What a true candidate turns off.
-    fn on_to_off(b: &Board, s: State, y: bool, out: &mut Vec<State>) {
-        out.clear();
-        let (cell, di) = (cell_of(s), digit_of(s));
-        if y {
-            for d in super::board::bits(b.cand[cell] as u32) {
-                if d != di {
-                    out.push(state(cell, d, false));
-                }
-            }
-        }
-        let mut added = 1u128 << cell;
-        let (r, c) = (cell / 9, cell % 9);
-        let houses = [(r / 3) * 3 + c / 3, 9 + r, 18 + c];
-        for h in houses {
-            for &o in &HOUSES[h] {
-                let o = o as usize;
-                if added >> o & 1 == 0 && b.digit[di] >> o & 1 != 0 {
-                    added |= 1u128 << o;
-                    out.push(state(o, di, false));
-                }
-            }
-        }
-    }
-
-    /// What a false candidate turns on.
-    fn off_to_on(b: &Board, s: State, y: bool, x: bool, out: &mut Vec<State>) {
-        out.clear();
-        let (cell, di) = (cell_of(s), digit_of(s));
-        if y {
-            let m = b.cand[cell];
-            if m.count_ones() == 2 {
-                let other = (m & !(1 << di)).trailing_zeros() as usize;
-                out.push(state(cell, other, true));
-            }
-        }
-        if x {
-            let (r, c) = (cell / 9, cell % 9);
-            for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
-                let rest = b.digit[di] & super::board::HOUSE_MASK[h] & !(1u128 << cell);
-                if rest.count_ones() == 1 {
-                    let s2 = state(rest.trailing_zeros() as usize, di, true);
-                    if !out.contains(&s2) {
-                        out.push(s2);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Whether state `s` is a proper ancestor of node `n`.
-    fn has_ancestor(&self, n: u32, s: State) -> bool {
-        let mut p = self.nodes[n as usize].parent;
-        while p != NONE {
-            if self.nodes[p as usize].s == s {
-                return true;
-            }
-            p = self.nodes[p as usize].parent;
-        }
-        false
     }
 
     /// Nodes above `n` on its chain (the root has depth 0).
@@ -208,11 +204,11 @@ impl Chains {
     /// an "off" node at depth `d` has complexity `d + 1`, and later levels only grow).
     fn cycles(&mut self, source: State, best: &Best, base: u8, key: u8) {
         self.reset();
+        let graph = std::mem::take(&mut self.graph);
         let root = self.push(source, NONE);
-        self.seen_on[source as usize] = true;
+        self.first_visit(source);
         self.pending_on.push(root);
         let mut length = 0;
-        let mut out = std::mem::take(&mut self.out);
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             let cx = length + 2;
             if !beats(best, base + length_difficulty(cx), cx, key) {
@@ -221,9 +217,17 @@ impl Chains {
             length += 1;
             let mut ons = std::mem::take(&mut self.pending_on);
             for &p in &ons {
-                self.graph.succ(self.nodes[p as usize].s, &mut out);
-                for &off in &out {
-                    if !self.has_ancestor(p, off) {
+                // the states above `p` on its chain, which the chain cannot revisit
+                let mut path = [0u128; 12];
+                let mut q = self.nodes[p as usize].parent;
+                while q != NONE {
+                    let s = self.nodes[q as usize].s as usize;
+                    path[s / 128] |= 1u128 << (s % 128);
+                    q = self.nodes[q as usize].parent;
+                }
+                for &off in graph.next(self.nodes[p as usize].s) {
+                    let o = off as usize;
+                    if path[o / 128] >> (o % 128) & 1 == 0 {
                         let n = self.push(off, p);
                         self.pending_off.push(n);
                     }
@@ -232,26 +236,23 @@ impl Chains {
             ons.clear();
             self.pending_on = ons;
             length += 1;
-            let offs = std::mem::take(&mut self.pending_off);
+            let mut offs = std::mem::take(&mut self.pending_off);
             for &p in &offs {
-                self.graph.succ(self.nodes[p as usize].s, &mut out);
-                for &on in &out {
+                for &on in graph.next(self.nodes[p as usize].s) {
                     if length >= 4 && on == source {
                         let n = self.push(on, p);
                         self.found.push(n);
                     }
-                    if !self.seen_on[on as usize] {
-                        self.seen_on[on as usize] = true;
+                    if self.first_visit(on) {
                         let n = self.push(on, p);
                         self.pending_on.push(n);
                     }
                 }
             }
-            let mut offs = offs;
             offs.clear();
             self.pending_off = offs;
         }
-        self.out = out;
+        self.graph = graph;
     }
 
     /// Forcing chains from `source` (on or off) to its opposite; the target node,
@@ -261,71 +262,66 @@ impl Chains {
     fn forcing(&mut self, source: State, best: &Best, base: u8, key: u8) -> Option<u32> {
         self.reset();
         let root = self.push(source, NONE);
+        self.first_visit(source);
         if is_on(source) {
-            self.seen_on[source as usize] = true;
             self.pending_on.push(root);
         } else {
-            self.seen_off[source as usize] = true;
             self.pending_off.push(root);
         }
-        let opposite = source ^ 1;
-        let mut out = std::mem::take(&mut self.out);
-        let target = self.forcing_bfs(opposite, &mut out, best, base, key);
-        self.out = out;
+        let graph = std::mem::take(&mut self.graph);
+        let target = self.forcing_bfs(&graph, source ^ 1, best, base, key);
+        self.graph = graph;
         target
     }
 
     fn forcing_bfs(
         &mut self,
+        graph: &Graph,
         opposite: State,
-        out: &mut Vec<State>,
         best: &Best,
         base: u8,
         key: u8,
     ) -> Option<u32> {
-        let can_win = |me: &Self, batch: &[u32]| {
-            let cx = me.depth(batch[0]) + 2;
+        let can_win = |me: &Self, first: u32| {
+            let cx = me.depth(first) + 2;
             beats(best, base + length_difficulty(cx), cx, key)
         };
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            let mut ons = std::mem::take(&mut self.pending_on);
-            if !ons.is_empty() && !can_win(self, &ons) {
-                return None;
-            }
-            for &p in &ons {
-                self.graph.succ(self.nodes[p as usize].s, out);
-                for &off in out.iter() {
-                    if off == opposite {
-                        return Some(self.push(off, p));
-                    }
-                    if !self.seen_off[off as usize] {
-                        self.seen_off[off as usize] = true;
-                        let n = self.push(off, p);
-                        self.pending_off.push(n);
+            // "on" nodes lead to "off" states and back: one loop body for both
+            for on_level in [true, false] {
+                fn level(me: &Chains, on_level: bool) -> &[u32] {
+                    if on_level {
+                        &me.pending_on
+                    } else {
+                        &me.pending_off
                     }
                 }
-            }
-            ons.clear();
-            self.pending_on = ons;
-            let mut offs = std::mem::take(&mut self.pending_off);
-            if !offs.is_empty() && !can_win(self, &offs) {
-                return None;
-            }
-            for &p in &offs {
-                self.graph.succ(self.nodes[p as usize].s, out);
-                for &on in out.iter() {
-                    if on == opposite {
-                        return Some(self.push(on, p));
-                    }
-                    if !self.seen_on[on as usize] {
-                        self.seen_on[on as usize] = true;
-                        let n = self.push(on, p);
-                        self.pending_on.push(n);
+                let len = level(self, on_level).len();
+                if len > 0 && !can_win(self, level(self, on_level)[0]) {
+                    return None;
+                }
+                for i in 0..len {
+                    let p = level(self, on_level)[i];
+                    for &t in graph.next(self.nodes[p as usize].s) {
+                        if t == opposite {
+                            return Some(self.push(t, p));
+                        }
+                        if self.first_visit(t) {
+                            let n = self.push(t, p);
+                            if on_level {
+                                self.pending_off.push(n);
+                            } else {
+                                self.pending_on.push(n);
+                            }
+                        }
                     }
                 }
+                if on_level {
+                    self.pending_on.clear();
+                } else {
+                    self.pending_off.clear();
+                }
             }
-            offs.clear();
-            self.pending_off = offs;
         }
         None
     }
@@ -368,9 +364,7 @@ impl Chains {
             if !beats(&best, base_cycle.min(base_chain), 0, key) {
                 continue;
             }
-            let mut tmp = std::mem::take(&mut self.out);
-            self.graph.build(b, y, x, &mut tmp);
-            self.out = tmp;
+            self.graph.build(b, y, x);
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -478,9 +472,7 @@ impl Chains {
     pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
-            let mut tmp = std::mem::take(&mut self.out);
-            self.graph.build(g, y, x, &mut tmp);
-            self.out = tmp;
+            self.graph.build(g, y, x);
             for cell in super::board::cells(g.empty) {
                 let m = g.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -648,11 +640,18 @@ impl Run {
 
     /// Follow every static implication of `source` (Y- and X-links), the "on"
     /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
-    fn chain(&mut self, graph: &Graph, source: State, out: &mut Vec<State>) {
+    fn chain(&mut self, graph: &Graph, source: State) {
         self.nodes.clear();
+        if self.first.len() == 81 * 9 * 2 {
+            // only the states reached last time need clearing
+            for &s in &self.order {
+                self.first[s as usize] = NONE;
+            }
+        } else {
+            self.first.clear();
+            self.first.resize(81 * 9 * 2, NONE);
+        }
         self.order.clear();
-        self.first.clear();
-        self.first.resize(81 * 9 * 2, NONE);
         self.queue_on.clear();
         self.queue_off.clear();
         let root = self.add(source, NONE);
@@ -663,8 +662,7 @@ impl Run {
         }
         loop {
             if let Some(p) = self.queue_on.pop_front() {
-                graph.succ(self.nodes[p as usize].s, out);
-                for &off in out.iter() {
+                for &off in graph.next(self.nodes[p as usize].s) {
                     if self.reached(off ^ 1) {
                         return;
                     }
@@ -674,8 +672,7 @@ impl Run {
                     }
                 }
             } else if let Some(p) = self.queue_off.pop_front() {
-                graph.succ(self.nodes[p as usize].s, out);
-                for &on in out.iter() {
+                for &on in graph.next(self.nodes[p as usize].s) {
                     if self.reached(on ^ 1) {
                         return;
                     }
@@ -701,7 +698,6 @@ pub struct Multiple {
     /// Index in `pool` of the run from each "on" candidate (`cell * 9 + digit`),
     /// `NONE` if not run yet on this position.
     run_of: Vec<u32>,
-    out: Vec<State>,
     graph: Graph,
 }
 
@@ -709,13 +705,13 @@ impl Multiple {
     /// The run from candidate `(cell, di)` taken as true on the position in hand: a
     /// candidate starts the runs of its cell and of up to three houses, so each is
     /// followed once per position and reused.
-    fn run(&mut self, cell: usize, di: usize, out: &mut Vec<State>) -> u32 {
+    fn run(&mut self, cell: usize, di: usize) -> u32 {
         let i = cell * 9 + di;
         if self.run_of[i] == NONE {
             if self.used == self.pool.len() {
                 self.pool.push(Run::default());
             }
-            self.pool[self.used].chain(&self.graph, state(cell, di, true), out);
+            self.pool[self.used].chain(&self.graph, state(cell, di, true));
             self.run_of[i] = self.used as u32;
             self.used += 1;
         }
@@ -731,8 +727,7 @@ impl Multiple {
         self.used = 0;
         self.run_of.clear();
         self.run_of.resize(81 * 9, NONE);
-        let mut out = std::mem::take(&mut self.out);
-        self.graph.build(b, true, true, &mut out);
+        self.graph.build(b, true, true);
         let mut values = [NONE; 9];
         for cell in super::board::cells(b.empty) {
             let m = b.cand[cell];
@@ -740,8 +735,8 @@ impl Multiple {
                 continue;
             }
             for di in super::board::bits(m as u32) {
-                values[di] = self.run(cell, di, &mut out);
-                self.regions(b, cell, di, values[di], &mut out, &mut best);
+                values[di] = self.run(cell, di);
+                self.regions(b, cell, di, values[di], &mut best);
             }
             // cell reduction: what every digit of the cell implies
             let first = &self.pool[values[m.trailing_zeros() as usize] as usize];
@@ -755,19 +750,10 @@ impl Multiple {
                 offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
             }
         }
-        self.out = out;
         best.map(|(_, _, _, h)| h)
     }
 
-    fn regions(
-        &mut self,
-        b: &Board,
-        cell: usize,
-        di: usize,
-        mine: u32,
-        out: &mut Vec<State>,
-        best: &mut Best,
-    ) {
+    fn regions(&mut self, b: &Board, cell: usize, di: usize, mine: u32, best: &mut Best) {
         let (r, c) = (cell / 9, cell % 9);
         for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
             let pos = b.digit[di] & super::board::HOUSE_MASK[h];
@@ -778,7 +764,7 @@ impl Multiple {
             let mut others = [NONE; 9];
             let mut n = 0;
             for o in super::board::cells(pos & !(1u128 << cell)) {
-                others[n] = self.run(o, di, out);
+                others[n] = self.run(o, di);
                 n += 1;
             }
             let others = &others[..n];

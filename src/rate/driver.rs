@@ -16,6 +16,7 @@ pub fn next_hint(
     chains: &mut chains::Chains,
     multiple: &mut chains::Multiple,
     dynamic: &mut dynamic::Dynamic,
+    aligned: &mut aligned::Aligned,
 ) -> Option<Hint> {
     singles::hidden_single(b)
         .or_else(|| singles::locking(b, true))
@@ -41,11 +42,11 @@ pub fn next_hint(
         .or_else(|| uniqueness::bug(b))
         .or_else(|| links::n_links(b, buf, 4))
         .or_else(|| wings::als_wing(b, 4))
-        .or_else(|| aligned::aligned_exclusion(b, 2))
+        .or_else(|| aligned.hint(b, 2))
         .or_else(|| wings::als_wing(b, 5))
         .or_else(|| chains.cycles_and_forcing_chains(b))
         .or_else(|| wings::als_wing(b, 6))
-        .or_else(|| aligned::aligned_exclusion(b, 3))
+        .or_else(|| aligned.hint(b, 3))
         .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
         .or_else(|| multiple.cell_and_region_chains(b))
         .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))

@@ -975,11 +975,18 @@ mod tests {
         let grid = Grid::parse(puzzle.as_bytes()).unwrap();
         let sol = solution(&grid, &super::super::rate(&grid).unwrap().steps);
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
         let mut dyn2 = Dynamic::default();
         loop {
-            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-                .expect("a step");
+            let h = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            )
+            .expect("a step");
             if h.name.starts_with("Dynamic") {
                 break;
             }
@@ -1032,11 +1039,17 @@ mod tests {
             let grid = Grid::parse(puzzle.as_bytes()).unwrap();
             let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
             let mut b = Board::from_values(grid.cells());
-            let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+            let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) =
+                Default::default();
             let mut steps = 0;
-            while let Some(h) =
-                driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-            {
+            while let Some(h) = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            ) {
                 for (di, &set) in h.elim.iter().enumerate() {
                     for c in cells(set & b.digit[di]) {
                         assert_ne!(sol[c] as usize, di + 1, "{puzzle}: {}", h.name);
@@ -1075,10 +1088,17 @@ mod tests {
         ];
         let grid = Grid::parse(puzzle.as_bytes()).unwrap();
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
         for (diff, row, col, d) in serate {
-            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-                .expect("a step");
+            let h = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            )
+            .expect("a step");
             let mut removed = Vec::new();
             for (di, &set) in h.elim.iter().enumerate() {
                 for c in cells(set & b.digit[di]) {

@@ -4,7 +4,7 @@
 //! lines, +0.1 or +0.2 for mixed house types, +0.3 when a link comes from a house with
 //! more than two positions (a grouped link).
 
-use super::board::{cells, Board, Cells, HOUSES, HOUSE_MASK, PEERS};
+use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::hint::Hint;
 
 /// One strong link on a digit: at least one of its two ends holds the digit. An end is
@@ -183,6 +183,8 @@ struct Search<'a> {
     chain: [(usize, usize); 4],
     /// the shared house of each weak link
     shared: [usize; 3],
+    /// the links with an end inside each house (bit `j` for link `j`)
+    at: [u32; 27],
     best: Best,
 }
 
@@ -204,6 +206,14 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
         if buf.len() < n {
             continue;
         }
+        // one link at most per house: the links fit a u32
+        debug_assert!(buf.len() <= 27);
+        let mut at = [0u32; 27];
+        for (j, l) in buf.iter().enumerate() {
+            for h in bits(l.within[0] | l.within[1]) {
+                at[h] |= 1 << j;
+            }
+        }
         let mut s = Search {
             b,
             links: buf,
@@ -211,6 +221,7 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
             n,
             chain: [(0, 0); 4],
             shared: [0; 3],
+            at,
             best: best.take(),
         };
         for i in 0..buf.len() {
@@ -247,7 +258,13 @@ impl Search<'_> {
         } else {
             0
         };
-        for j in from..self.links.len() {
+        // only links with an end in a house of the exit can follow; in index order
+        let mut next = 0u32;
+        for h in bits(exit) {
+            next |= self.at[h];
+        }
+        next &= !((1u32 << from) - 1);
+        for j in bits(next) {
             let l = &self.links[j];
             if l.positions & used != 0 {
                 continue;
@@ -303,12 +320,12 @@ impl Search<'_> {
         }
         let links = &self.chain[..n];
         let grouped = links.iter().any(|&(k, _)| self.links[k].grouped);
-        let types: Vec<u8> = links
+        let types: u32 = links
             .iter()
-            .map(|&(k, _)| house_type(self.links[k].house))
-            .collect();
-        let has_box = types.contains(&0);
-        let both_lines = types.contains(&1) && types.contains(&2);
+            .map(|&(k, _)| 1u32 << house_type(self.links[k].house))
+            .fold(0, |m, t| m | t);
+        let has_box = types & 1 != 0;
+        let both_lines = types & 0b110 == 0b110;
         let base: u8 = match n {
             2 => 40,
             3 => 54,

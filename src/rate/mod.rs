@@ -111,6 +111,7 @@ pub struct Rater {
     chains: chains::Chains,
     multiple: chains::Multiple,
     dynamic: dynamic::Dynamic,
+    aligned: aligned::Aligned,
 }
 
 impl Rater {
@@ -122,6 +123,7 @@ impl Rater {
             chains: chains::Chains::default(),
             multiple: chains::Multiple::default(),
             dynamic: dynamic::Dynamic::default(),
+            aligned: aligned::Aligned::default(),
         }
     }
 
@@ -146,6 +148,7 @@ impl Rater {
                 &mut self.chains,
                 &mut self.multiple,
                 &mut self.dynamic,
+                &mut self.aligned,
             ) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,

@@ -209,16 +209,30 @@ mod tests {
         let grid = Grid::parse(FORUM_5001.as_bytes()).unwrap();
         let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
         for step in 1..=7 {
-            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-                .expect("a step");
+            let h = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            )
+            .expect("a step");
             assert!(h.name.ends_with("Chains (+)"), "step {step}: {}", h.name);
             h.apply(&mut b);
         }
         for (k, (diff, row, col, d)) in serate.into_iter().enumerate() {
-            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-                .expect("a step");
+            let h = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            )
+            .expect("a step");
             let mut removed = Vec::new();
             for (di, &set) in h.elim.iter().enumerate() {
                 for c in cells(set & b.digit[di]) {

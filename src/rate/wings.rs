@@ -62,6 +62,7 @@ pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
 pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
     let mut best: Option<(u8, u32, Hint)> = None;
     let mut seen_sets: Vec<Cells> = Vec::new();
+    let mut sets: Vec<u32> = Vec::new();
     for h in 0..27 {
         let house = &super::board::HOUSES[h];
         let mut usable = 0u32;
@@ -73,10 +74,9 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
         if usable.count_ones() < k {
             continue;
         }
-        for set in super::singles::combos(k) {
-            if set & !usable != 0 {
-                continue;
-            }
+        sets.clear();
+        almost_locked(b, house, usable, k, 9, 0, 0, &mut sets);
+        for &set in &sets {
             let mut union = 0u16;
             let mut cells_set: Cells = 0;
             let mut biggest = 0;
@@ -161,4 +161,38 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
         }
     }
     best.map(|(_, _, h)| h)
+}
+
+/// The sets of `k` more cells (local indices in `house`) among `usable` below index
+/// `limit`, added to `set` whose candidates are `union`, that hold `k + 1` digits
+/// at most together, pushed to `out` in increasing order of their bit masks (the
+/// order of [`super::singles::combos`]): the largest index is chosen first, so a
+/// union already too big prunes every set that contains it.
+#[allow(clippy::too_many_arguments)]
+fn almost_locked(
+    b: &Board,
+    house: &[u8; 9],
+    usable: u32,
+    k: u32,
+    limit: u32,
+    set: u32,
+    union: u16,
+    out: &mut Vec<u32>,
+) {
+    if k == 0 {
+        out.push(set);
+        return;
+    }
+    let size = set.count_ones() + k;
+    for i in super::board::bits(usable & ((1u32 << limit) - 1)) {
+        // the other `k - 1` must come from below `i`
+        if (usable & ((1u32 << i) - 1)).count_ones() < k - 1 {
+            continue;
+        }
+        let u = union | b.cand[house[i] as usize];
+        if u.count_ones() > size + 1 {
+            continue;
+        }
+        almost_locked(b, house, usable, k - 1, i as u32, set | 1 << i, u, out);
+    }
 }

@@ -308,7 +308,7 @@ impl Tables {
             }
             split(x)
         });
-        let houses: Vec<[u32; 3]> = v.houses[27..v.n_houses]
+        let mut houses: Vec<[u32; 3]> = v.houses[27..v.n_houses]
             .iter()
             .map(|&h| {
                 let w = split(h);
@@ -316,12 +316,20 @@ impl Tables {
                 w
             })
             .collect();
-        let wide = v
+        let mut wide = v
             .houses()
             .skip(27)
             .enumerate()
             .filter(|(_, (_, kind))| matches!(kind, HouseKind::Window(_)))
             .fold(0, |m, (i, _)| m | 1 << i);
+        if v.rules().contains(Rule::Windoku) {
+            for h in windoku_implied_houses() {
+                let w = split(h);
+                debug_assert_eq!((w[0] | w[1] | w[2]).count_ones(), 9, "disjoint bits");
+                wide |= 1 << houses.len();
+                houses.push(w);
+            }
+        }
         let mut inter = Vec::new();
         // The windows' pointing is `window_pointing`'s.
         for (h, _) in v
@@ -370,6 +378,30 @@ impl Tables {
             pext: false,
         }
     }
+}
+
+/// The five houses every windoku solution fills with each digit once, though no rule
+/// names them: rows 1, 5 and 9 meet columns 2-4, columns 6-8, and columns 1, 5 and 9;
+/// columns 1, 5 and 9 meet rows 2-4 and rows 6-8. (Columns 2-4 hold each digit three
+/// times, the two windows in them twice, so rows 1, 5 and 9 there once; likewise for
+/// the rest.) The engine scans them as extra houses (hidden singles, empty houses,
+/// locked candidates): windoku puzzles need fewer guesses. They are no rule: givens
+/// are checked against the rule table, which does not have them, so a puzzle's status
+/// never depends on them (a puzzle that breaks one has no solution either way).
+pub(crate) fn windoku_implied_houses() -> [u128; 5] {
+    let square = |rows: &[usize], cols: &[usize]| {
+        rows.iter()
+            .flat_map(|&r| cols.iter().map(move |&c| 1u128 << (9 * r + c)))
+            .fold(0, |m, b| m | b)
+    };
+    let (edges, left, right) = ([0, 4, 8], [1, 2, 3], [5, 6, 7]);
+    [
+        square(&edges, &left),
+        square(&edges, &right),
+        square(&left, &edges),
+        square(&right, &edges),
+        square(&edges, &edges),
+    ]
 }
 
 /// A found contradiction.
@@ -1863,6 +1895,26 @@ mod tests {
             found += u32::from(want & m != 0);
         }
         assert!(found > 1000, "{found}");
+    }
+
+    /// Every windoku solution (random ones, with other rules too) holds each digit once
+    /// in each implied house.
+    #[test]
+    fn windoku_solutions_fill_the_implied_houses() {
+        let mut rng = Rng::new(3);
+        for rules in ["windoku", "x,windoku", "windoku,anti-king"] {
+            let v = Variant::new(rules.parse().unwrap(), None).unwrap();
+            for _ in 0..10 {
+                let sol = random_solution(&v, &mut rng).unwrap();
+                for h in windoku_implied_houses() {
+                    assert_eq!(h.count_ones(), 9);
+                    let digits = (0..CELLS)
+                        .filter(|&c| h >> c & 1 != 0)
+                        .fold(0u32, |m, c| m | 1 << sol.get(c));
+                    assert_eq!(digits, 0x3FE, "{rules} {h:x}\n{sol}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1125,8 +1125,10 @@ const WINDOW_BOXES: [[WindowBox; 3]; 4] = {
         let (top, cols) = (WINDOW_ROWS[w / 2], WINDOW_COLUMNS[w % 2]);
         let mut n = 0;
         let mut band = top / 3;
-        while band <= (top + 2) / 3 {
-            let mut rows = 0;
+        // The bands of the window's first and last rows.
+        let last_row = top + 2;
+        while band <= last_row / 3 {
+            let mut rows = 0u32;
             let mut i = 0;
             while i < 3 {
                 if (top + i) / 3 == band {
@@ -1138,7 +1140,7 @@ const WINDOW_BOXES: [[WindowBox; 3]; 4] = {
             while stack <= (31 - cols.leading_zeros()) / 3 {
                 let box_cols = 7 << (3 * stack);
                 let shared_cols = box_cols & cols;
-                if shared_cols.count_ones() * (rows as u32).count_ones() >= 2 {
+                if shared_cols.count_ones() * rows.count_ones() >= 2 {
                     let mut shared = 0;
                     let mut i = 0;
                     while i < 3 {

@@ -31,8 +31,13 @@
 //!   candidates (a cell that sees both places left for a digit in the house loses it;
 //!   in a window, also all three places when three are left), and pointing into them
 //!   (a row, column or box whose places of a digit all lie in an extra house takes the
-//!   digit from the rest of that house), scanned only for digits whose words changed
-//!   since their last scan. When the diagonals are the only extra houses,
+//!   digit from the rest of that house; for the windows by [`window_pointing`], on
+//!   row words with fixed masks), scanned only for digits whose words changed
+//!   since their last scan. Under windoku the engine also scans the five houses
+//!   every windoku solution fills though no rule names them
+//!   ([`windoku_implied_houses`]; 6.3 guesses a puzzle to 4.4 on 100 generated
+//!   windoku puzzles, 72 to 64 on x,windoku); givens are never checked against
+//!   them. When the diagonals are the only extra houses,
 //!   [`State::diagonals`] does this with fixed masks (a diagonal's part of a band lies
 //!   in one box), and also claims: a digit whose places on a diagonal all lie in one
 //!   box leaves the rest of that box.

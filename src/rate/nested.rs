@@ -78,7 +78,7 @@ mod tests {
     fn paths_follow_serate_through_nesting_level_two() {
         let text = include_str!("../../tests/data/serate_steps.txt");
         let (mut b, mut sol) = (Board::new(), [0u8; 81]);
-        let (mut links, mut chains, mut multiple, mut dynamic) = Default::default();
+        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
         let (mut puzzles, mut compared, mut nested, mut taken) = (0, 0, 0, 0);
         let (mut ties, mut off) = (Vec::new(), Vec::new());
         for line in text
@@ -111,8 +111,15 @@ mod tests {
                 taken += 1;
                 continue;
             }
-            let h = driver::next_hint(&b, &mut links, &mut chains, &mut multiple, &mut dynamic)
-                .unwrap_or_else(|| panic!("no step where serate has {line}"));
+            let h = driver::next_hint(
+                &b,
+                &mut links,
+                &mut chains,
+                &mut multiple,
+                &mut dynamic,
+                &mut aligned,
+            )
+            .unwrap_or_else(|| panic!("no step where serate has {line}"));
             let ours = super::super::step_of(&h, &b);
             // serate's step names are not always those of its ratings' technique column
             // (ours): "2 Strong links 001" for "Turbot Fish"; forcing chains agree

@@ -9,8 +9,31 @@ use super::board::Board;
 use super::hint::Hint;
 use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings};
 
-/// The next step on the path from `b`, if any technique applies.
-pub fn next_hint(
+/// The buffers the producers keep between steps and puzzles (one set per thread).
+#[derive(Debug, Default)]
+pub struct Producers {
+    links: Vec<links::Link>,
+    chains: chains::Chains,
+    multiple: chains::Multiple,
+    dynamic: dynamic::Dynamic,
+    aligned: aligned::Aligned,
+}
+
+impl Producers {
+    /// The next step on the path from `b`, if any technique applies.
+    pub fn next_hint(&mut self, b: &Board) -> Option<Hint> {
+        next_hint(
+            b,
+            &mut self.links,
+            &mut self.chains,
+            &mut self.multiple,
+            &mut self.dynamic,
+            &mut self.aligned,
+        )
+    }
+}
+
+fn next_hint(
     b: &Board,
     buf: &mut Vec<links::Link>,
     chains: &mut chains::Chains,

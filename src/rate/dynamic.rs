@@ -975,24 +975,17 @@ mod tests {
         let grid = Grid::parse(puzzle.as_bytes()).unwrap();
         let sol = solution(&grid, &super::super::rate(&grid).unwrap().steps);
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
+        let mut producers = driver::Producers::default();
         let mut dyn2 = Dynamic::default();
         loop {
-            let h = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            )
-            .expect("a step");
+            let h = producers.next_hint(&b).expect("a step");
             if h.name.starts_with("Dynamic") {
                 break;
             }
             h.apply(&mut b);
         }
         assert!(dyn2.hint(&b, Kind::Nishio).is_none());
+        let mut multiple = super::super::chains::Multiple::default();
         assert!(multiple.cell_and_region_chains(&b).is_none());
         let h = dyn2.hint(&b, Kind::Dynamic).expect("a dynamic chain");
         assert_eq!((h.name, h.difficulty), ("Dynamic Cell Forcing Chains", 89));
@@ -1039,17 +1032,9 @@ mod tests {
             let grid = Grid::parse(puzzle.as_bytes()).unwrap();
             let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
             let mut b = Board::from_values(grid.cells());
-            let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) =
-                Default::default();
+            let mut producers = driver::Producers::default();
             let mut steps = 0;
-            while let Some(h) = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            ) {
+            while let Some(h) = producers.next_hint(&b) {
                 for (di, &set) in h.elim.iter().enumerate() {
                     for c in cells(set & b.digit[di]) {
                         assert_ne!(sol[c] as usize, di + 1, "{puzzle}: {}", h.name);
@@ -1088,17 +1073,9 @@ mod tests {
         ];
         let grid = Grid::parse(puzzle.as_bytes()).unwrap();
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
+        let mut producers = driver::Producers::default();
         for (diff, row, col, d) in serate {
-            let h = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            )
-            .expect("a step");
+            let h = producers.next_hint(&b).expect("a step");
             let mut removed = Vec::new();
             for (di, &set) in h.elim.iter().enumerate() {
                 for c in cells(set & b.digit[di]) {

@@ -107,11 +107,7 @@ pub enum RateError {
 #[derive(Debug, Default)]
 pub struct Rater {
     board: Board,
-    links: Vec<links::Link>,
-    chains: chains::Chains,
-    multiple: chains::Multiple,
-    dynamic: dynamic::Dynamic,
-    aligned: aligned::Aligned,
+    producers: driver::Producers,
 }
 
 impl Rater {
@@ -119,11 +115,7 @@ impl Rater {
     pub fn new() -> Rater {
         Rater {
             board: Board::new(),
-            links: Vec::with_capacity(64),
-            chains: chains::Chains::default(),
-            multiple: chains::Multiple::default(),
-            dynamic: dynamic::Dynamic::default(),
-            aligned: aligned::Aligned::default(),
+            producers: driver::Producers::default(),
         }
     }
 
@@ -142,14 +134,7 @@ impl Rater {
         };
         let mut pearl_done = false;
         while !b.solved() {
-            let Some(hint) = driver::next_hint(
-                b,
-                &mut self.links,
-                &mut self.chains,
-                &mut self.multiple,
-                &mut self.dynamic,
-                &mut self.aligned,
-            ) else {
+            let Some(hint) = self.producers.next_hint(b) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
                 });

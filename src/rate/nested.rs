@@ -78,7 +78,7 @@ mod tests {
     fn paths_follow_serate_through_nesting_level_two() {
         let text = include_str!("../../tests/data/serate_steps.txt");
         let (mut b, mut sol) = (Board::new(), [0u8; 81]);
-        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
+        let mut producers = driver::Producers::default();
         let (mut puzzles, mut compared, mut nested, mut taken) = (0, 0, 0, 0);
         let (mut ties, mut off) = (Vec::new(), Vec::new());
         for line in text
@@ -111,15 +111,9 @@ mod tests {
                 taken += 1;
                 continue;
             }
-            let h = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            )
-            .unwrap_or_else(|| panic!("no step where serate has {line}"));
+            let h = producers
+                .next_hint(&b)
+                .unwrap_or_else(|| panic!("no step where serate has {line}"));
             let ours = super::super::step_of(&h, &b);
             // serate's step names are not always those of its ratings' technique column
             // (ours): "2 Strong links 001" for "Turbot Fish"; forcing chains agree
@@ -216,30 +210,14 @@ mod tests {
         let grid = Grid::parse(FORUM_5001.as_bytes()).unwrap();
         let sol = *crate::solver::solve(&grid, 1).first.unwrap().cells();
         let mut b = Board::from_values(grid.cells());
-        let (mut links, mut chains, mut multiple, mut dynamic, mut aligned) = Default::default();
+        let mut producers = driver::Producers::default();
         for step in 1..=7 {
-            let h = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            )
-            .expect("a step");
+            let h = producers.next_hint(&b).expect("a step");
             assert!(h.name.ends_with("Chains (+)"), "step {step}: {}", h.name);
             h.apply(&mut b);
         }
         for (k, (diff, row, col, d)) in serate.into_iter().enumerate() {
-            let h = driver::next_hint(
-                &b,
-                &mut links,
-                &mut chains,
-                &mut multiple,
-                &mut dynamic,
-                &mut aligned,
-            )
-            .expect("a step");
+            let h = producers.next_hint(&b).expect("a step");
             let mut removed = Vec::new();
             for (di, &set) in h.elim.iter().enumerate() {
                 for c in cells(set & b.digit[di]) {

@@ -40,22 +40,36 @@ struct Node {
     parent: u32,
 }
 
-/// Every candidate's direct implications under one set of link rules, built once per
-/// position and shared by all the searches from it.
+/// Every candidate's direct implications, built once per position and shared by all
+/// the searches from it; [`Graph::view`] picks the link rules (Y-links, X-links or
+/// both) the searches follow, without building again.
 #[derive(Debug, Default)]
 pub struct Graph {
     start: Vec<u32>,
     list: Vec<State>,
+    /// How many of each state's implications (at the front of its list) are Y-links.
+    ny: Vec<u8>,
+    /// Each state's implications under the link rules in force: `list[lo..hi]`.
+    lo: Vec<u32>,
+    hi: Vec<u32>,
 }
 
 impl Graph {
-    /// "On" states lead to what they turn off (with Y-links if `y`); "off" states to
-    /// what they turn on (Y-links if `y`, X-links if `x`). Each list is in the order
-    /// the searches follow: the cell's other candidates, then the digit's positions in
-    /// the box, the row and the column, each in reading order.
+    /// Build with the link rules `y` and `x` in force (see [`Graph::view`]).
     fn build(&mut self, b: &Board, y: bool, x: bool) {
+        self.build_all(b);
+        self.view(y, x);
+    }
+
+    /// Every implication on `b`. "On" states lead to what they turn off: the cell's
+    /// other candidates (Y-links), then the digit's positions in the box, the row and
+    /// the column, each in reading order. "Off" states lead to what they turn on: the
+    /// other candidate of a two-candidate cell (a Y-link), then the digit's last other
+    /// position in the box, the row and the column (X-links).
+    fn build_all(&mut self, b: &Board) {
         self.start.clear();
         self.list.clear();
+        self.ny.clear();
         for cell in 0..81 {
             let bit = 1u128 << cell;
             let houses = houses_of(cell);
@@ -64,36 +78,35 @@ impl Graph {
                 // the "off" state, then the "on" state of (cell, di)
                 self.start.push(self.list.len() as u32);
                 if dm & bit == 0 {
+                    self.ny.extend_from_slice(&[0, 0]);
                     self.start.push(self.list.len() as u32);
                     continue;
                 }
                 let from = self.list.len();
-                if y {
-                    let m = b.cand[cell];
-                    if m.count_ones() == 2 {
-                        let other = (m & !(1 << di)).trailing_zeros() as usize;
-                        self.list.push(state(cell, other, true));
-                    }
+                let m = b.cand[cell];
+                if m.count_ones() == 2 {
+                    let other = (m & !(1 << di)).trailing_zeros() as usize;
+                    self.list.push(state(cell, other, true));
                 }
-                if x {
-                    for h in houses {
-                        let rest = dm & HOUSE_MASK[h] & !bit;
-                        if rest.count_ones() == 1 {
-                            let s2 = state(rest.trailing_zeros() as usize, di, true);
-                            if !self.list[from..].contains(&s2) {
-                                self.list.push(s2);
-                            }
+                self.ny.push((self.list.len() - from) as u8);
+                let xs = self.list.len();
+                for h in houses {
+                    let rest = dm & HOUSE_MASK[h] & !bit;
+                    if rest.count_ones() == 1 {
+                        let s2 = state(rest.trailing_zeros() as usize, di, true);
+                        if !self.list[xs..].contains(&s2) {
+                            self.list.push(s2);
                         }
                     }
                 }
                 self.start.push(self.list.len() as u32);
-                if y {
-                    for d in super::board::bits(b.cand[cell] as u32) {
-                        if d != di {
-                            self.list.push(state(cell, d, false));
-                        }
+                let from = self.list.len();
+                for d in super::board::bits(b.cand[cell] as u32) {
+                    if d != di {
+                        self.list.push(state(cell, d, false));
                     }
                 }
+                self.ny.push((self.list.len() - from) as u8);
                 let mut added = bit;
                 for h in houses {
                     let new = dm & HOUSE_MASK[h] & !added;
@@ -107,14 +120,30 @@ impl Graph {
         self.start.push(self.list.len() as u32);
     }
 
+    /// Follow Y-links if `y` and X-links if `x` from now on ("on" states always turn
+    /// off the digit's other positions in their houses).
+    fn view(&mut self, y: bool, x: bool) {
+        self.lo.clear();
+        self.hi.clear();
+        for s in 0..self.ny.len() {
+            let (a, z, ny) = (self.start[s], self.start[s + 1], self.ny[s] as u32);
+            let (lo, hi) = match (s & 1 != 0, y, x) {
+                (true, true, _) => (a, z),
+                (true, false, _) => (a + ny, z),
+                (false, true, true) => (a, z),
+                (false, true, false) => (a, a + ny),
+                (false, false, true) => (a + ny, z),
+                (false, false, false) => (a, a),
+            };
+            self.lo.push(lo);
+            self.hi.push(hi);
+        }
+    }
+
     /// The direct implications of `s`.
     #[inline]
     fn next(&self, s: State) -> &[State] {
-        let (a, z) = (
-            self.start[s as usize] as usize,
-            self.start[s as usize + 1] as usize,
-        );
-        &self.list[a..z]
+        &self.list[self.lo[s as usize] as usize..self.hi[s as usize] as usize]
     }
 }
 
@@ -359,12 +388,17 @@ impl Chains {
     /// chain (lowest difficulty, then shortest, then X before Y before XY).
     pub fn cycles_and_forcing_chains(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
+        let mut built = false;
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
             if !beats(&best, base_cycle.min(base_chain), 0, key) {
                 continue;
             }
-            self.graph.build(b, y, x);
+            if !built {
+                self.graph.build_all(b);
+                built = true;
+            }
+            self.graph.view(y, x);
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -470,9 +504,10 @@ impl Chains {
     /// `g` (no search cut short by a better hint), each with its rule parents against
     /// the outer position `base`, appended to `out` in the producer's scan order.
     pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
+        self.graph.build_all(g);
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
-            self.graph.build(g, y, x);
+            self.graph.view(y, x);
             for cell in super::board::cells(g.empty) {
                 let m = g.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {

@@ -22,12 +22,11 @@
 //! exclusion, X/Y/XY-cycles and forcing chains, Nishio forcing chains, cell and region
 //! forcing chains, dynamic forcing chains (contradiction, double, cell, region; 8.5+)
 //! and dynamic forcing chains (+) (9.0+, their runs also using pointing / claiming,
-//! hidden and naked pairs and X-wings; see `dynamic`). The first nested level,
-//! "(+ Forcing Chains)" (9.5+, see `nested`), is followed but not yet trusted: a path
-//! that needs it gives [`RateError::Unverified`] rather than a rating that might be
-//! off. Not yet: BUG type 3 and the nested levels (+ Multiple Forcing Chains), (+
-//! Dynamic Forcing Chains) that most of the forum's hardest puzzles (ER 10 to 11+)
-//! need; a puzzle that needs them gives [`RateError::Stuck`].
+//! hidden and naked pairs and X-wings; see `dynamic`), and the nested levels 2 and 3,
+//! "(+ Forcing Chains)" (9.5+) and "(+ Multiple Forcing Chains)" (10.0+, see
+//! `nested`), which most of the forum's hardest puzzles (ER 10 to 11.4) need. Not yet:
+//! BUG type 3 and the deeper nested levels ("+ Dynamic Forcing Chains", 10.5+) that the
+//! hardest of them need; such a puzzle gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.
@@ -86,20 +85,16 @@ pub struct Rating {
 /// Why a puzzle could not be rated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {
-    /// No technique of the set applies to the position reached.
-    #[error("no technique applies after {steps} steps")]
+    /// No technique of the set applies to the position reached: Sudoku Explainer
+    /// would go on with nested forcing chains deeper than level 3 ("+ Dynamic Forcing
+    /// Chains", ER 10.5 and up), which are not built.
+    #[error(
+        "no technique applies after {steps} steps (the next would be nested forcing chains \
+         deeper than (+ Multiple Forcing Chains), not built)"
+    )]
     Stuck {
         /// Steps taken before getting stuck.
         steps: u32,
-    },
-    /// The path needs a technique whose difficulties do not yet always equal serate's
-    /// (the nested forcing chains): no rating rather than a possibly wrong one.
-    #[error("step {step} needs {technique}, not yet rated exactly as serate")]
-    Unverified {
-        /// The step (1-based) that needs it.
-        step: u32,
-        /// Its name.
-        technique: &'static str,
     },
 }
 
@@ -139,12 +134,6 @@ impl Rater {
                     steps: rating.step_count,
                 });
             };
-            if nested::unverified(&hint) {
-                return Err(RateError::Unverified {
-                    step: rating.step_count + 1,
-                    technique: hint.name,
-                });
-            }
             if hint.difficulty > rating.er {
                 rating.er = hint.difficulty;
                 rating.er_technique = hint.name;

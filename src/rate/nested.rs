@@ -18,14 +18,6 @@
 use super::board::Board;
 use super::chains::{Chains, Found, Multiple};
 use super::dynamic::Advanced;
-use super::hint::Hint;
-
-/// Whether `hint` comes from a nested level: their difficulties are one tenth above
-/// serate's on some steps still (see the tests), so the rater gives no rating for a
-/// path that needs one.
-pub(super) fn unverified(hint: &Hint) -> bool {
-    hint.difficulty >= 95 && hint.name.contains("(+ ")
-}
 
 /// Buffers of the inner producers.
 #[derive(Debug, Default)]
@@ -68,7 +60,7 @@ fn record_all(adv: &mut Advanced, found: &mut [Found]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::board::{cells, Board};
-    use super::super::{driver, RateError, Rater};
+    use super::super::{driver, Rater};
     use crate::grid::Grid;
 
     /// Walk serate's paths in `tests/data/serate_steps.txt` (forum-hardest puzzles;
@@ -172,8 +164,7 @@ mod tests {
             puzzles >= 3 && nested[0] >= 20 && nested[1] >= 5,
             "{puzzles} puzzles, {nested:?} steps of levels 2 and 3"
         );
-        // the nested levels are withheld from ratings (`unverified`) until this is
-        // exact; today most of their steps are
+        // the nested levels follow serate on most steps
         for (k, off) in off.iter().enumerate() {
             assert!(
                 off.len() * 4 <= nested[k],
@@ -254,12 +245,8 @@ mod tests {
             assert_eq!(h.difficulty, diff, "step {}", k + 8);
             h.apply(&mut b);
         }
-        // the rater gives no rating for a path through a nested level
-        match Rater::new().rate(&grid, false) {
-            Err(RateError::Unverified { step, technique }) => {
-                assert_eq!((step, technique.ends_with("(+ Forcing Chains)")), (8, true));
-            }
-            other => panic!("{other:?}"),
-        }
+        // the rater rates the whole path, nested steps included
+        let rating = Rater::new().rate(&grid, false).expect("rated");
+        assert!(rating.er >= 106, "{rating:?}");
     }
 }

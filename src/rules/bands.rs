@@ -264,8 +264,6 @@ pub(crate) struct Kinds {
 pub(crate) struct Tables {
     /// Each cell's peers beyond its row, column and box, per band.
     xpeers: [[u32; 3]; CELLS],
-    /// Each cell's orthogonal neighbours, per band (non-consecutive).
-    orth: [[u32; 3]; CELLS],
     /// The extra houses (diagonals, windows), per band; the bands' parts of one house
     /// use disjoint bit positions, so `OR`ing them keeps the count.
     houses: Vec<[u32; 3]>,
@@ -363,7 +361,6 @@ impl Tables {
         };
         Tables {
             xpeers,
-            orth: std::array::from_fn(|cell| split(v.orth[cell])),
             houses,
             wide,
             xcells,
@@ -677,45 +674,49 @@ impl State {
 
     /// Newly placed cells take their digit from their extra peers (with `PEERS`; under
     /// non-consecutive alone there are none) and, under non-consecutive, the
-    /// neighbouring digits from their neighbours. True if any cell was new.
+    /// neighbouring digits from their neighbours (by shifts of each digit's new cells,
+    /// not cell by cell: that loop was an eighth of the time on non-consecutive
+    /// puzzles). True if any cell was new.
     #[inline(always)]
     fn place_extra<const PEERS: bool, const NC: bool>(&mut self, t: &Tables) -> bool {
-        let mut any = false;
-        for band in 0..3 {
-            let new = !self.unsolved[band] & !self.xdone[band] & t.xcells[band] & BAND;
-            if new == 0 {
+        let new: [u32; 3] =
+            std::array::from_fn(|b| !self.unsolved[b] & !self.xdone[b] & t.xcells[b] & BAND);
+        if new == [0; 3] {
+            return false;
+        }
+        for b in 0..3 {
+            self.xdone[b] |= new[b];
+        }
+        for d in 0..9 {
+            let placed: [u32; 3] = std::array::from_fn(|b| self.cand[d * 3 + b] & new[b]);
+            if placed == [0; 3] {
                 continue;
             }
-            any = true;
-            self.xdone[band] |= new;
-            for d in 0..9 {
-                let mut m = self.cand[d * 3 + band] & new;
-                while m != 0 {
-                    let cell = band * 27 + m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if PEERS {
-                        let x = &t.xpeers[cell];
+            if PEERS {
+                for (band, &p) in placed.iter().enumerate() {
+                    let mut m = p;
+                    while m != 0 {
+                        let x = &t.xpeers[band * 27 + m.trailing_zeros() as usize];
+                        m &= m - 1;
                         for b in 0..3 {
                             self.remove(d * 3 + b, x[b]);
                         }
                     }
-                    if NC {
-                        // The neighbours lie in the cell's band and the bands next
-                        // to it.
-                        let o = &t.orth[cell];
-                        for b in band.saturating_sub(1)..(band + 2).min(3) {
-                            if d > 0 {
-                                self.remove((d - 1) * 3 + b, o[b]);
-                            }
-                            if d < 8 {
-                                self.remove((d + 1) * 3 + b, o[b]);
-                            }
-                        }
+                }
+            }
+            if NC {
+                let near = orth_neighbours(placed);
+                for b in 0..3 {
+                    if d > 0 {
+                        self.remove((d - 1) * 3 + b, near[b]);
+                    }
+                    if d < 8 {
+                        self.remove((d + 1) * 3 + b, near[b]);
                     }
                 }
             }
         }
-        any
+        true
     }
 
     /// Hidden singles, empty houses and locked candidates in the extra houses, for
@@ -973,18 +974,18 @@ impl State {
         changed
     }
 
-    /// Non-consecutive, for the digits next to `d` (the rule of
-    /// [`super::nonconsecutive`], whose `d - 1` and `d + 1` are `d` and `d ± 2`): a
-    /// cell with at most one place of the two digits around it outside itself and its
-    /// neighbours in a row, column or box loses the digit between them. `true` if
-    /// anything went.
+    /// Non-consecutive, for each digit `mid` of `mids` (bit `mid`, 1..=7; the rule of
+    /// [`super::nonconsecutive`], whose `d - 1` and `d + 1` are `mid ± 1`): a cell with
+    /// at most one place of the two digits around `mid` outside itself and its
+    /// neighbours in a row, column or box loses `mid`. [`State::house_places`] asks
+    /// for the digits next to those whose places changed, each digit once however
+    /// many of its two neighbours changed. `true` if anything went.
     #[inline(always)]
-    fn between_places(&mut self, d: usize) -> bool {
+    fn between_digits(&mut self, mut mids: u32) -> bool {
         let mut changed = false;
-        for mid in [d.wrapping_sub(1), d + 1] {
-            if !(1..8).contains(&mid) {
-                continue;
-            }
+        while mids != 0 {
+            let mid = mids.trailing_zeros() as usize;
+            mids &= mids - 1;
             let (lo, hi) = ((mid - 1) * 3, (mid + 1) * 3);
             let gone = super::nonconsecutive::between(std::array::from_fn(|b| {
                 self.cand[lo + b] | self.cand[hi + b]
@@ -1015,6 +1016,8 @@ impl State {
         all_peers: &[[u32; 3]; CELLS],
     ) -> bool {
         let mut changed = false;
+        // The digits between two changed digits' places, for `between_digits`.
+        let mut mids = 0u32;
         for d in 0..9 {
             let k = d * 3;
             if self.cand[k] == self.lseen[k]
@@ -1025,7 +1028,7 @@ impl State {
             }
             if NC {
                 changed |= self.near_places(d);
-                changed |= self.between_places(d);
+                mids |= around(d);
             }
             // The words as this scan starts: what the scan itself removes counts as
             // a change next time.
@@ -1036,6 +1039,10 @@ impl State {
             self.lseen[k] = start[0];
             self.lseen[k + 1] = start[1];
             self.lseen[k + 2] = start[2];
+        }
+        // After the scans: a removal here counts as a change at the next call.
+        if NC {
+            changed |= self.between_digits(mids);
         }
         changed
     }
@@ -1053,11 +1060,15 @@ impl State {
         // one whose places are as they were then has nothing new, since the cells
         // that see them all went then, and candidates only ever go. A removal in
         // this scan counts as a change for the next one.
-        let mut todo = changed_houses([
-            self.cand[k] ^ self.lseen[k],
-            self.cand[k + 1] ^ self.lseen[k + 1],
-            self.cand[k + 2] ^ self.lseen[k + 2],
-        ]);
+        // And of those, only the ones with two or three places, found for all 27
+        // houses at once (the loop below, over every changed house, was the largest
+        // part of the time on anti-knight puzzles).
+        let mut todo =
+            changed_houses([
+                self.cand[k] ^ self.lseen[k],
+                self.cand[k + 1] ^ self.lseen[k + 1],
+                self.cand[k + 2] ^ self.lseen[k + 2],
+            ]) & houses_with_two_or_three([self.cand[k], self.cand[k + 1], self.cand[k + 2]]);
         while todo != 0 {
             let h = &t.classic[todo.trailing_zeros() as usize];
             todo &= todo - 1;
@@ -1094,6 +1105,28 @@ impl State {
         }
         changed
     }
+}
+
+/// The rows, columns and boxes (bit `i` for house `i` of [`Variant`]: rows 0-8,
+/// columns 9-17, boxes 18-26) that hold two or three cells of `w` (three band words).
+#[inline(always)]
+fn houses_with_two_or_three(w: [u32; 3]) -> u32 {
+    let two_or_three = |x: u32| u32::from((2..=3).contains(&x.count_ones()));
+    let (mut rows, mut boxes) = (0u32, 0u32);
+    // Per column: at least one, two, four places, over the nine rows.
+    let (mut one, mut two, mut three, mut four) = (0u32, 0u32, 0u32, 0u32);
+    for (b, &word) in w.iter().enumerate() {
+        for j in 0..3 {
+            let row = word >> (9 * j) & 0x1FF;
+            rows |= two_or_three(row) << (3 * b + j);
+            boxes |= two_or_three(word & spread(7 << (3 * j))) << (3 * b + j);
+            four |= three & row;
+            three |= two & row;
+            two |= one & row;
+            one |= row;
+        }
+    }
+    rows | (two & !four) << 9 | boxes << 18
 }
 
 /// The window columns (one 9-bit row's worth) of the two window stacks: columns 2-4
@@ -1234,6 +1267,30 @@ static BOX_NEAR: [u16; 512] = super::nonconsecutive::near_table(true, 0, 1);
 /// looks at.
 const LOCKED_MAX: u32 = 3;
 
+/// The digits next to `d` that lie between two digits (1..=7), as a mask (bit `d`):
+/// those [`State::between_digits`] judges again when `d`'s places changed.
+#[inline(always)]
+fn around(d: usize) -> u32 {
+    ((1u32 << d) << 1 | (1u32 << d) >> 1) & 0xFE
+}
+
+/// The cells orthogonally next to a cell of `m` (three band words; `m`'s own cells
+/// only where they neighbour each other).
+#[inline(always)]
+fn orth_neighbours(m: [u32; 3]) -> [u32; 3] {
+    std::array::from_fn(|b| {
+        let x = m[b];
+        let mut n = ((x << 1) & !COL0) | ((x >> 1) & !COL8) | (x << 9) | (x >> 9);
+        if b > 0 {
+            n |= m[b - 1] >> 18;
+        }
+        if b < 2 {
+            n |= (m[b + 1] & 0x1FF) << 18;
+        }
+        n & BAND
+    })
+}
+
 /// Column 0 and column 8 of every row of a band.
 const COL0: u32 = spread(1);
 const COL8: u32 = spread(1 << 8);
@@ -1268,17 +1325,10 @@ impl State {
             if m[0] | m[1] | m[2] == 0 {
                 continue;
             }
+            let near = orth_neighbours(*m);
             for b in 0..3 {
-                let x = m[b];
-                let mut n = ((x << 1) & !COL0) | ((x >> 1) & !COL8) | ((x << 9) | (x >> 9));
-                if b > 0 {
-                    n |= m[b - 1] >> 18;
-                }
-                if b < 2 {
-                    n |= (m[b + 1] & 0x1FF) << 18;
-                }
                 let k = d * 3 + b;
-                let gone = self.cand[k] & n & self.unsolved[b];
+                let gone = self.cand[k] & near[b] & self.unsolved[b];
                 if gone != 0 {
                     self.cand[k] &= !gone;
                     self.dirty |= 1 << k;
@@ -1410,11 +1460,13 @@ impl State {
             let n = self.digits_at(b, i).count_ones();
             if let Some((hb, hi, hd, hn)) = self.fewest_places(t) {
                 if hn < n {
+                    // With two places, the other side is the digit in the second.
+                    let other = (hn == 2).then(|| self.second_place(t, hb, hi, hd));
                     return Branch {
                         band: hb,
                         cell: hi,
                         digit: hd,
-                        other: None,
+                        other,
                     };
                 }
             }
@@ -1486,6 +1538,32 @@ impl State {
         })
     }
 
+    /// The slot and cell of the other place of digit `d` in a row, column or box where
+    /// it has two places, one of them cell `i` of band `b`.
+    fn second_place(&self, t: &Tables, b: usize, i: usize, d: usize) -> (usize, usize) {
+        let k = d * 3;
+        let cell = b * 27 + i;
+        for h in &t.classic {
+            if h[b] >> i & 1 == 0 {
+                continue;
+            }
+            let p = [
+                self.cand[k] & h[0],
+                self.cand[k + 1] & h[1],
+                self.cand[k + 2] & h[2],
+            ];
+            if p[0].count_ones() + p[1].count_ones() + p[2].count_ones() == 2 {
+                for bb in 0..3 {
+                    let q = p[bb] & !(u32::from(bb == b) << i);
+                    if q != 0 {
+                        return (k + bb, q.trailing_zeros() as usize);
+                    }
+                }
+            }
+        }
+        unreachable!("cell {cell} has a house with two places of digit {d}")
+    }
+
     /// The digit and row, column or box with the fewest places left (two or more, not
     /// placed there): (band, cell, digit, places) of its first place.
     fn fewest_places(&self, t: &Tables) -> Option<(usize, usize, usize, u32)> {
@@ -1513,6 +1591,10 @@ impl State {
                         2
                     };
                     best = Some((b, p[b].trailing_zeros() as usize, d, n));
+                    if n == 2 {
+                        // No house has fewer: the first such is the answer.
+                        return best;
+                    }
                 }
             }
         }
@@ -1863,6 +1945,49 @@ mod tests {
         }
     }
 
+    /// `orth_neighbours` names the cells the rule table's orthogonal neighbours name,
+    /// on random masks from sparse to dense.
+    #[test]
+    fn orth_neighbours_are_the_rule_tables() {
+        let v = Variant::new("non-consecutive".parse().unwrap(), None).unwrap();
+        let mut rng = Rng::new(9);
+        for round in 0..3000u64 {
+            let mut m = 0u128;
+            for c in 0..CELLS {
+                if rng.below(16) <= round % 16 {
+                    m |= 1 << c;
+                }
+            }
+            let want = (0..CELLS)
+                .filter(|&c| m >> c & 1 != 0)
+                .fold(0u128, |w, c| w | v.orth[c]);
+            assert_eq!(orth_neighbours(split(m)), split(want), "{m:x}");
+        }
+    }
+
+    /// `houses_with_two_or_three` names the rule table's rows, columns and boxes with
+    /// two or three cells of the mask, on random masks from sparse to dense.
+    #[test]
+    fn houses_with_two_or_three_count_places() {
+        let v = Variant::new(RuleSet::CLASSIC, None).unwrap();
+        let mut rng = Rng::new(13);
+        let mut named = 0;
+        for round in 0..3000u64 {
+            let mut m = 0u128;
+            for c in 0..CELLS {
+                if rng.below(32) <= round % 12 {
+                    m |= 1 << c;
+                }
+            }
+            let want = (0..27).fold(0u32, |w, i| {
+                w | u32::from((2..=3).contains(&(v.houses[i] & m).count_ones())) << i
+            });
+            assert_eq!(houses_with_two_or_three(split(m)), want, "{m:x}");
+            named += want.count_ones();
+        }
+        assert!(named > 1000, "{named}");
+    }
+
     /// `window_pointing` removes exactly what the rule says, found the slow way from
     /// the rule table's houses: for every window and every row, column or box that
     /// meets it in two cells or more, when the digit's places in that house are all in
@@ -1964,9 +2089,7 @@ mod tests {
                     assert!(keeps(&s, &sol), "{rules} arc consistency\n{sol}");
                     removed[1] += candidates(&start) - candidates(&s);
                     let mut s = start;
-                    for d in 0..9 {
-                        s.between_places(d);
-                    }
+                    s.between_digits(0xFE);
                     assert!(keeps(&s, &sol), "{rules} between places\n{sol}");
                     removed[3] += candidates(&start) - candidates(&s);
                 }

@@ -813,6 +813,129 @@ impl Multiple {
     }
 }
 
+impl Multiple {
+    /// Every cell and region forcing chain of "Multiple Forcing Chains" on the working
+    /// grid `g` (nothing cut short by a better hint), each with its rule parents
+    /// against the outer position `base`, appended to `out` in the producer's order:
+    /// cell by cell, each digit's region chains (box, row, column; conclusions "on"
+    /// before "off", each in the order the first position's run reached them), then
+    /// the cell's own chains, "on" conclusions before "off" ones.
+    pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
+        self.used = 0;
+        self.run_of.clear();
+        self.run_of.resize(81 * 9, NONE);
+        self.graph.build(g, true, true);
+        let mut values = [NONE; 9];
+        let mut branches: Vec<u32> = Vec::with_capacity(9);
+        for cell in super::board::cells(g.empty) {
+            let m = g.cand[cell];
+            if m.count_ones() <= 2 {
+                continue;
+            }
+            for di in super::board::bits(m as u32) {
+                values[di] = self.run(cell, di);
+                let (r, c) = (cell / 9, cell % 9);
+                for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+                    let pos = g.digit[di] & super::board::HOUSE_MASK[h];
+                    if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+                        continue;
+                    }
+                    branches.clear();
+                    branches.push(values[di]);
+                    for o in super::board::cells(pos & !(1u128 << cell)) {
+                        branches.push(self.run(o, di));
+                    }
+                    // the hint rests on every position of the digit in the house
+                    let gone = base.digit[di] & !g.digit[di] & super::board::HOUSE_MASK[h];
+                    let roots: Vec<State> = super::board::cells(gone)
+                        .map(|o| state(o, di, false))
+                        .collect();
+                    self.found_targets(base, g, &branches, &roots, 6, out);
+                }
+            }
+            branches.clear();
+            branches.extend(super::board::bits(m as u32).map(|d| values[d]));
+            // the hint rests on every candidate of the cell
+            let roots: Vec<State> = super::board::bits((base.cand[cell] & !m) as u32)
+                .map(|d| state(cell, d, false))
+                .collect();
+            self.found_targets(base, g, &branches, &roots, 5, out);
+        }
+    }
+
+    /// The conclusions every run of `branches` reaches (the first run's order, "on"
+    /// states first), as hints of sort key `key` whose rule parents are `roots` and
+    /// those of each branch's chain.
+    fn found_targets(
+        &self,
+        base: &Board,
+        g: &Board,
+        branches: &[u32],
+        roots: &[State],
+        key: u8,
+        out: &mut Vec<Found>,
+    ) {
+        let first = &self.pool[branches[0] as usize];
+        for pass_on in [true, false] {
+            for &s in &first.order {
+                if is_on(s) != pass_on
+                    || !branches[1..]
+                        .iter()
+                        .all(|&k| self.pool[k as usize].reached(s))
+                {
+                    continue;
+                }
+                let (cell, di) = (cell_of(s), digit_of(s));
+                let mut elims = Vec::new();
+                if pass_on {
+                    for d in super::board::bits(g.cand[cell] as u32) {
+                        if d != di {
+                            elims.push(state(cell, d, false));
+                        }
+                    }
+                } else if g.digit[di] >> cell & 1 != 0 {
+                    elims.push(s);
+                }
+                if elims.is_empty() {
+                    continue;
+                }
+                let mut cx = 0;
+                let mut parents = roots.to_vec();
+                for &k in branches {
+                    let run = &self.pool[k as usize];
+                    cx += run.length_to(s);
+                    run.chain_parents(base, g, s, &mut parents);
+                }
+                parents.sort_unstable();
+                parents.dedup();
+                out.push(Found {
+                    rank: (80 + length_difficulty(cx), cx, key),
+                    elims,
+                    parents,
+                });
+            }
+        }
+    }
+}
+
+impl Run {
+    /// Append the rule parents of this run's chain to `s` (see [`link_parents`]).
+    fn chain_parents(&self, base: &Board, g: &Board, s: State, out: &mut Vec<State>) {
+        let mut q = self.first[s as usize];
+        while q != NONE {
+            let p = self.nodes[q as usize].parent;
+            if p == NONE {
+                break;
+            }
+            let to = self.nodes[q as usize].s;
+            if is_on(to) {
+                link_parents(base, g, self.nodes[p as usize].s, to, out);
+            }
+            q = p;
+        }
+    }
+}
+
 /// A chain conclusion on state `s` as a hint: "on" removes the cell's other
 /// candidates, "off" removes the candidate.
 fn offer_target(best: &mut Best, b: &Board, name: &'static str, s: State, cx: u32, key: u8) {

@@ -75,4 +75,5 @@ fn next_hint(
         .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
         .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
         .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))
+        .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(3)))
 }

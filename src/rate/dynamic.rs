@@ -1058,8 +1058,8 @@ mod tests {
     }
 
     /// Forum-hardest puzzles (../shared/data/puzzles5_forum_hardest_1905_11+, lines
-    /// 5001, 6201 and 7001) whose paths take a few steps, some of them dynamic (+),
-    /// before they need the nested levels: every step up to there keeps the solution.
+    /// 5001, 6201 and 7001) whose paths take dynamic (+) and nested steps: every step
+    /// keeps the solution, to the end or to a step of a nesting level not built.
     #[test]
     fn steps_before_the_nested_levels_keep_the_solution() {
         let puzzles = [
@@ -1087,11 +1087,15 @@ mod tests {
                 h.apply(&mut b);
                 steps += 1;
             }
-            assert!(steps >= 3 && !b.solved(), "{puzzle}: {steps} steps");
+            assert!(steps >= 3, "{puzzle}: {steps} steps");
         }
         assert!(
             kinds.iter().any(|k| k.ends_with("(+)")),
             "no dynamic (+) step: {kinds:?}"
+        );
+        assert!(
+            kinds.iter().any(|k| k.ends_with("(+ Forcing Chains)")),
+            "no nested step: {kinds:?}"
         );
     }
 

@@ -483,9 +483,35 @@ pub(super) fn link_parents(base: &Board, g: &Board, from: State, to: State, out:
     }
 }
 
+/// The "off" states of `base` missing on `g` that Sudoku Explainer names as the rule
+/// parents of the "on" to "off" link `from` -> `to` read backwards, as it reads a
+/// cycle's second, reversed chain: the cell's removed candidates when the link is
+/// within a cell, else the digit's removed positions in the first house (box, row,
+/// column) of `from` that holds `to` (the house the link went through).
+fn reversed_link_parents(base: &Board, g: &Board, from: State, to: State, out: &mut Vec<State>) {
+    let (fc, tc, di) = (cell_of(from), cell_of(to), digit_of(to));
+    if fc == tc {
+        for d in super::board::bits((base.cand[tc] & !g.cand[tc]) as u32) {
+            out.push(state(tc, d, false));
+        }
+        return;
+    }
+    if let Some(h) = houses_of(fc)
+        .into_iter()
+        .find(|&h| HOUSE_MASK[h] >> tc & 1 != 0)
+    {
+        let hm = HOUSE_MASK[h];
+        for o in super::board::cells(base.digit[di] & hm & !g.digit[di]) {
+            out.push(state(o, di, false));
+        }
+    }
+}
+
 impl Chains {
-    /// Rule parents of the chain ending at node `n`, sorted and distinct.
-    fn chain_parents(&self, base: &Board, g: &Board, n: u32, out: &mut Vec<State>) {
+    /// Rule parents of the chain ending at node `n`, sorted and distinct. A cycle
+    /// (`cycle`) is also read backwards, as Sudoku Explainer reads it: each of its
+    /// "off" nodes then stands as an "on" one, with the parents of its link.
+    fn chain_parents(&self, base: &Board, g: &Board, n: u32, cycle: bool, out: &mut Vec<State>) {
         out.clear();
         let mut q = n;
         while self.nodes[q as usize].parent != NONE {
@@ -493,6 +519,8 @@ impl Chains {
             let (from, to) = (self.nodes[p as usize].s, self.nodes[q as usize].s);
             if is_on(to) {
                 link_parents(base, g, from, to, out);
+            } else if cycle {
+                reversed_link_parents(base, g, from, to, out);
             }
             q = p;
         }
@@ -519,7 +547,7 @@ impl Chains {
                     let found = std::mem::take(&mut self.found);
                     for &n in &found {
                         let elim = self.cycle_eliminations(g, n);
-                        self.push_found(base, g, n, elim, base_cycle, key, out);
+                        self.push_found(base, g, n, true, elim, base_cycle, key, out);
                     }
                     self.found = found;
                     if !x {
@@ -529,7 +557,7 @@ impl Chains {
                         if let Some(t) = self.forcing(source, &None, base_chain, key) {
                             let elim =
                                 forcing_eliminations(cell, di, m, is_on(self.nodes[t as usize].s));
-                            self.push_found(base, g, t, elim, base_chain, key, out);
+                            self.push_found(base, g, t, false, elim, base_chain, key, out);
                         }
                     }
                 }
@@ -543,6 +571,7 @@ impl Chains {
         base: &Board,
         g: &Board,
         n: u32,
+        cycle: bool,
         elim: [u128; 9],
         base_diff: u8,
         key: u8,
@@ -559,7 +588,7 @@ impl Chains {
         }
         let cx = self.complexity(n);
         let mut parents = Vec::new();
-        self.chain_parents(base, g, n, &mut parents);
+        self.chain_parents(base, g, n, cycle, &mut parents);
         out.push(Found {
             rank: (base_diff + length_difficulty(cx), cx, key),
             elims,

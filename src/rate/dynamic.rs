@@ -337,6 +337,37 @@ impl Run {
     }
 }
 
+/// Houses in the order Sudoku Explainer scans them for hidden and naked sets: boxes,
+/// columns, then rows.
+const SET_HOUSES: [usize; 27] = {
+    let mut h = [0usize; 27];
+    let mut i = 0;
+    while i < 9 {
+        h[i] = i;
+        h[9 + i] = 18 + i;
+        h[18 + i] = 9 + i;
+        i += 1;
+    }
+    h
+};
+
+/// The 36 pairs `(i, j)`, `i < j < 9`, in the order Sudoku Explainer enumerates pairs
+/// of digits, cells or lines (as two-bit masks in increasing order: by `j`, then `i`).
+const PAIRS: [(usize, usize); 36] = {
+    let mut p = [(0usize, 0usize); 36];
+    let (mut j, mut k) = (1, 0);
+    while j < 9 {
+        let mut i = 0;
+        while i < j {
+            p[k] = (i, j);
+            k += 1;
+            i += 1;
+        }
+        j += 1;
+    }
+    p
+};
+
 /// The basic techniques a level-1 run may use, each elimination with the removed
 /// candidates it depends on ("off" states).
 #[derive(Debug, Default)]
@@ -421,97 +452,96 @@ impl Advanced {
     }
 
     /// Hidden pairs: two digits in the same two cells of a house; parents: the
-    /// candidates of the two digits once in the house's other cells.
+    /// candidates of the two digits once in the house's other cells. Every hint is
+    /// recorded, in Sudoku Explainer's order ([`SET_HOUSES`], then [`PAIRS`] of digits),
+    /// since an elimination two hints share keeps the first one's parents.
     fn hidden_pairs(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for h in 0..27 {
+        for h in SET_HOUSES {
             let hm = HOUSE_MASK[h] & g.empty;
             if hm.count_ones() <= 4 {
                 continue;
             }
-            for d1 in 0..9 {
+            for (d1, d2) in PAIRS {
                 let p1 = g.digit[d1] & HOUSE_MASK[h];
                 if p1.count_ones() != 2 {
                     continue;
                 }
-                for d2 in d1 + 1..9 {
-                    let p2 = g.digit[d2] & HOUSE_MASK[h];
-                    if p2 != p1 {
-                        continue;
-                    }
-                    elims.clear();
-                    for c in cells(p1) {
-                        for d in bits(g.cand[c] as u32) {
-                            if d != d1 && d != d2 {
-                                elims.push(state(c, d, false));
-                            }
-                        }
-                    }
-                    if elims.is_empty() {
-                        continue;
-                    }
-                    let ps = self.parents.len();
-                    for &o in &HOUSES[h] {
-                        let o = o as usize;
-                        if p1 >> o & 1 != 0 {
-                            continue;
-                        }
-                        for d in [d1, d2] {
-                            if base.digit[d] >> o & 1 != 0 {
-                                self.parents.push(state(o, d, false));
-                            }
-                        }
-                    }
-                    self.record(&elims, ps, 0);
+                let p2 = g.digit[d2] & HOUSE_MASK[h];
+                if p2 != p1 {
+                    continue;
                 }
+                elims.clear();
+                for c in cells(p1) {
+                    for d in bits(g.cand[c] as u32) {
+                        if d != d1 && d != d2 {
+                            elims.push(state(c, d, false));
+                        }
+                    }
+                }
+                if elims.is_empty() {
+                    continue;
+                }
+                let ps = self.parents.len();
+                for &o in &HOUSES[h] {
+                    let o = o as usize;
+                    if p1 >> o & 1 != 0 {
+                        continue;
+                    }
+                    for d in [d1, d2] {
+                        if base.digit[d] >> o & 1 != 0 {
+                            self.parents.push(state(o, d, false));
+                        }
+                    }
+                }
+                self.record(&elims, ps, 0);
             }
         }
         self.found.len() > start
     }
 
     /// Naked pairs: two cells of a house holding the same two digits; parents: the
-    /// cells' other candidates removed.
+    /// cells' other candidates removed. In Sudoku Explainer's order: [`SET_HOUSES`],
+    /// then [`PAIRS`] of the house's cells.
     fn naked_pairs(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for h in 0..27 {
+        for h in SET_HOUSES {
             if g.empty_count(h) < 4 {
                 continue;
             }
             let hs = &HOUSES[h];
-            for i in 0..9 {
+            for (i, j) in PAIRS {
                 let a = hs[i] as usize;
                 let m = g.cand[a];
                 if m.count_ones() != 2 {
                     continue;
                 }
-                for &bc in &hs[i + 1..] {
-                    let bc = bc as usize;
-                    if g.cand[bc] != m {
-                        continue;
-                    }
-                    let pair = (1u128 << a) | (1u128 << bc);
-                    elims.clear();
-                    for &o in hs {
-                        let o = o as usize;
-                        if pair >> o & 1 == 0 {
-                            for d in bits((g.cand[o] & m) as u32) {
-                                elims.push(state(o, d, false));
-                            }
-                        }
-                    }
-                    if elims.is_empty() {
-                        continue;
-                    }
-                    let ps = self.parents.len();
-                    for c in [a, bc] {
-                        for d in bits((base.cand[c] & !m) as u32) {
-                            self.parents.push(state(c, d, false));
-                        }
-                    }
-                    self.record(&elims, ps, 0);
+                let bc = hs[j] as usize;
+                if g.cand[bc] != m {
+                    continue;
                 }
+                let pair = (1u128 << a) | (1u128 << bc);
+                elims.clear();
+                for &o in hs {
+                    let o = o as usize;
+                    if pair >> o & 1 == 0 {
+                        for d in bits((g.cand[o] & m) as u32) {
+                            elims.push(state(o, d, false));
+                        }
+                    }
+                }
+                if elims.is_empty() {
+                    continue;
+                }
+                let ps = self.parents.len();
+                for c in [a, bc] {
+                    for d in bits((base.cand[c] & !m) as u32) {
+                        self.parents.push(state(c, d, false));
+                    }
+                }
+                self.record(&elims, ps, 0);
             }
         }
         self.found.len() > start
@@ -519,42 +549,52 @@ impl Advanced {
 
     /// X-wings: a digit in two rows (columns) only in the same two columns (rows);
     /// parents: the digit's removed candidates in the two base lines outside the cover.
+    /// In Sudoku Explainer's order: column bases first, then row bases; [`PAIRS`] of
+    /// lines, then digits (only those placed at most five times).
     fn x_wings(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for (bt, ct) in [(9usize, 18usize), (18, 9)] {
-            for di in 0..9 {
-                let dm = g.digit[di];
-                for i in 0..9 {
+        // Sudoku Explainer looks for fish only in digits placed at most five times
+        let mut placed = [0u8; 9];
+        for &v in &g.value {
+            if v != 0 {
+                placed[v as usize - 1] += 1;
+            }
+        }
+        for (bt, ct) in [(18usize, 9usize), (9, 18)] {
+            for (i, j) in PAIRS {
+                for di in 0..9 {
+                    if placed[di] > 5 {
+                        continue;
+                    }
+                    let dm = g.digit[di];
                     let p1 = dm & HOUSE_MASK[bt + i];
                     if p1.count_ones() != 2 {
                         continue;
                     }
-                    for j in i + 1..9 {
-                        let p2 = dm & HOUSE_MASK[bt + j];
-                        if p2.count_ones() != 2 {
-                            continue;
-                        }
-                        let covers: Vec<usize> = (0..9)
-                            .filter(|&k| (p1 | p2) & HOUSE_MASK[ct + k] != 0)
-                            .collect();
-                        if covers.len() != 2 {
-                            continue;
-                        }
-                        let cover = HOUSE_MASK[ct + covers[0]] | HOUSE_MASK[ct + covers[1]];
-                        let bases = HOUSE_MASK[bt + i] | HOUSE_MASK[bt + j];
-                        let victims = dm & cover & !bases;
-                        if victims == 0 {
-                            continue;
-                        }
-                        elims.clear();
-                        elims.extend(cells(victims).map(|c| state(c, di, false)));
-                        let ps = self.parents.len();
-                        for c in cells(base.digit[di] & !dm & bases & !cover) {
-                            self.parents.push(state(c, di, false));
-                        }
-                        self.record(&elims, ps, 0);
+                    let p2 = dm & HOUSE_MASK[bt + j];
+                    if p2.count_ones() != 2 {
+                        continue;
                     }
+                    let covers: Vec<usize> = (0..9)
+                        .filter(|&k| (p1 | p2) & HOUSE_MASK[ct + k] != 0)
+                        .collect();
+                    if covers.len() != 2 {
+                        continue;
+                    }
+                    let cover = HOUSE_MASK[ct + covers[0]] | HOUSE_MASK[ct + covers[1]];
+                    let bases = HOUSE_MASK[bt + i] | HOUSE_MASK[bt + j];
+                    let victims = dm & cover & !bases;
+                    if victims == 0 {
+                        continue;
+                    }
+                    elims.clear();
+                    elims.extend(cells(victims).map(|c| state(c, di, false)));
+                    let ps = self.parents.len();
+                    for c in cells(base.digit[di] & !dm & bases & !cover) {
+                        self.parents.push(state(c, di, false));
+                    }
+                    self.record(&elims, ps, 0);
                 }
             }
         }

@@ -766,6 +766,14 @@ pub struct Multiple {
 }
 
 impl Multiple {
+    /// Take position `b` in hand: no run computed on it yet, its implication graph.
+    fn start(&mut self, b: &Board) {
+        self.used = 0;
+        self.run_of.clear();
+        self.run_of.resize(81 * 9, NONE);
+        self.graph.build(b, true, true);
+    }
+
     /// The run from candidate `(cell, di)` taken as true on the position in hand: a
     /// candidate starts the runs of its cell and of up to three houses, so each is
     /// followed once per position and reused.
@@ -788,10 +796,7 @@ impl Multiple {
     /// first position, as in Sudoku Explainer's "Multiple Forcing Chains".
     pub fn cell_and_region_chains(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
-        self.used = 0;
-        self.run_of.clear();
-        self.run_of.resize(81 * 9, NONE);
-        self.graph.build(b, true, true);
+        self.start(b);
         let mut values = [NONE; 9];
         for cell in super::board::cells(b.empty) {
             let m = b.cand[cell];
@@ -818,8 +823,7 @@ impl Multiple {
     }
 
     fn regions(&mut self, b: &Board, cell: usize, di: usize, mine: u32, best: &mut Best) {
-        let (r, c) = (cell / 9, cell % 9);
-        for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+        for h in houses_of(cell) {
             let pos = b.digit[di] & super::board::HOUSE_MASK[h];
             if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
                 continue;
@@ -856,10 +860,7 @@ impl Multiple {
     /// before "off", each in the order the first position's run reached them), then
     /// the cell's own chains, "on" conclusions before "off" ones.
     pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
-        self.used = 0;
-        self.run_of.clear();
-        self.run_of.resize(81 * 9, NONE);
-        self.graph.build(g, true, true);
+        self.start(g);
         let mut values = [NONE; 9];
         let mut branches: Vec<u32> = Vec::with_capacity(9);
         for cell in super::board::cells(g.empty) {
@@ -869,8 +870,7 @@ impl Multiple {
             }
             for di in super::board::bits(m as u32) {
                 values[di] = self.run(cell, di);
-                let (r, c) = (cell / 9, cell % 9);
-                for h in [(r / 3) * 3 + c / 3, 9 + r, 18 + c] {
+                for h in houses_of(cell) {
                     let pos = g.digit[di] & super::board::HOUSE_MASK[h];
                     if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
                         continue;

@@ -337,20 +337,6 @@ impl Run {
     }
 }
 
-/// Houses in the order Sudoku Explainer scans them for hidden and naked sets: boxes,
-/// columns, then rows.
-const SET_HOUSES: [usize; 27] = {
-    let mut h = [0usize; 27];
-    let mut i = 0;
-    while i < 9 {
-        h[i] = i;
-        h[9 + i] = 18 + i;
-        h[18 + i] = 9 + i;
-        i += 1;
-    }
-    h
-};
-
 /// The 36 pairs `(i, j)`, `i < j < 9`, in the order Sudoku Explainer enumerates pairs
 /// of digits, cells or lines (as two-bit masks in increasing order: by `j`, then `i`).
 const PAIRS: [(usize, usize); 36] = {
@@ -453,12 +439,12 @@ impl Advanced {
 
     /// Hidden pairs: two digits in the same two cells of a house; parents: the
     /// candidates of the two digits once in the house's other cells. Every hint is
-    /// recorded, in Sudoku Explainer's order ([`SET_HOUSES`], then [`PAIRS`] of digits),
+    /// recorded, in Sudoku Explainer's order ([`SE_ORDER`](super::singles::SE_ORDER), then [`PAIRS`] of digits),
     /// since an elimination two hints share keeps the first one's parents.
     fn hidden_pairs(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for h in SET_HOUSES {
+        for h in super::singles::SE_ORDER {
             let hm = HOUSE_MASK[h] & g.empty;
             if hm.count_ones() <= 4 {
                 continue;
@@ -502,12 +488,12 @@ impl Advanced {
     }
 
     /// Naked pairs: two cells of a house holding the same two digits; parents: the
-    /// cells' other candidates removed. In Sudoku Explainer's order: [`SET_HOUSES`],
+    /// cells' other candidates removed. In Sudoku Explainer's order: [`SE_ORDER`](super::singles::SE_ORDER),
     /// then [`PAIRS`] of the house's cells.
     fn naked_pairs(&mut self, base: &Board, g: &Board) -> bool {
         let start = self.found.len();
         let mut elims: Vec<State> = Vec::new();
-        for h in SET_HOUSES {
+        for h in super::singles::SE_ORDER {
             if g.empty_count(h) < 4 {
                 continue;
             }

@@ -52,7 +52,26 @@ pub struct Graph {
     /// Each state's implications under the link rules in force: `list[lo..hi]`.
     lo: Vec<u32>,
     hi: Vec<u32>,
+    /// The reverse of the whole graph: the states leading to `s` are
+    /// `rlist[rstart[s]..rstart[s + 1]]` (see [`Graph::build_reverse`]).
+    rstart: Vec<u32>,
+    rlist: Vec<(u32, State)>,
+    fill: Vec<u32>,
+    stack: Vec<State>,
+    /// Strongly connected components of the view in force ([`Graph::components`]):
+    /// each state's component (`NO_COMP` if the search never met it), the states of
+    /// component `k` as `members[comp_start[k]..comp_start[k + 1]]`.
+    comp: Vec<u16>,
+    comp_start: Vec<u32>,
+    members: Vec<u16>,
+    index: Vec<u32>,
+    low: Vec<u32>,
+    calls: Vec<(u16, u32)>,
+    bit_of: Vec<u16>,
+    reach: Vec<u64>,
 }
+
+const NO_COMP: u16 = u16::MAX;
 
 impl Graph {
     /// Build with the link rules `y` and `x` in force (see [`Graph::view`]).
@@ -140,6 +159,230 @@ impl Graph {
         }
     }
 
+    /// The reverse of the whole graph (built on demand, once per [`Graph::build_all`]):
+    /// the links into `t` as indices into `list`, and the state each comes from.
+    fn build_reverse(&mut self) {
+        let n = self.ny.len();
+        self.rstart.clear();
+        self.rstart.resize(n + 1, 0);
+        for &t in &self.list {
+            self.rstart[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.rstart[i + 1] += self.rstart[i];
+        }
+        self.rlist.clear();
+        self.rlist.resize(self.list.len(), (0, 0));
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.rstart[..n]);
+        for s in 0..n {
+            for e in self.start[s]..self.start[s + 1] {
+                let t = self.list[e as usize] as usize;
+                self.rlist[self.fill[t] as usize] = (e, s as State);
+                self.fill[t] += 1;
+            }
+        }
+    }
+
+    /// The states (as a bit set) from which, following the links of the view in
+    /// force, some link can be reached whose rule parents (see [`link_parents`], also
+    /// read backwards) may hold candidates of `base` missing on the working grid `g`
+    /// the graph was built on: a link within a cell that lost candidates, or one
+    /// between positions of a digit in a house that lost positions of it. A chain with
+    /// any such parent starts from one of these states. [`Graph::build_reverse`] must
+    /// have run since the graph was built.
+    fn reaching_changed_links(&mut self, base: &Board, g: &Board) -> [u128; 12] {
+        let mut reach = [0u128; 12];
+        self.stack.clear();
+        let mark = |reach: &mut [u128; 12], stack: &mut Vec<State>, s: usize| {
+            if reach[s / 128] >> (s % 128) & 1 == 0 {
+                reach[s / 128] |= 1u128 << (s % 128);
+                stack.push(s as State);
+            }
+        };
+        // the states with a link of the view that may have such parents
+        for di in 0..9 {
+            let gone = base.digit[di] & !g.digit[di];
+            if gone == 0 {
+                continue;
+            }
+            for h in 0..27 {
+                if gone & HOUSE_MASK[h] == 0 {
+                    continue;
+                }
+                for c in super::board::cells(g.digit[di] & HOUSE_MASK[h]) {
+                    for s in [state(c, di, false), state(c, di, true)] {
+                        let s = s as usize;
+                        if self.hi[s] > self.lo[s] {
+                            mark(&mut reach, &mut self.stack, s);
+                        }
+                    }
+                }
+            }
+        }
+        for cell in super::board::cells(g.empty) {
+            if base.cand[cell] == g.cand[cell] {
+                continue;
+            }
+            for di in super::board::bits(g.cand[cell] as u32) {
+                for s in [state(cell, di, false), state(cell, di, true)] {
+                    // the cell's links come first in each list
+                    let s = s as usize;
+                    let (lo, ny) = (self.lo[s], self.start[s] + self.ny[s] as u32);
+                    if lo < ny && self.hi[s] > lo {
+                        mark(&mut reach, &mut self.stack, s);
+                    }
+                }
+            }
+        }
+        while let Some(t) = self.stack.pop() {
+            let (a, z) = (
+                self.rstart[t as usize] as usize,
+                self.rstart[t as usize + 1] as usize,
+            );
+            for &(e, s) in &self.rlist[a..z] {
+                let su = s as usize;
+                if self.lo[su] <= e && e < self.hi[su] {
+                    mark(&mut reach, &mut self.stack, su);
+                }
+            }
+        }
+        reach
+    }
+
+    /// The strongly connected components of the view in force (Tarjan's search,
+    /// without recursion), numbered in the order they close, so that every link
+    /// between two components leads to a lower number. Only `roots` with a link of
+    /// the view, and the states they reach, get a component.
+    fn components(&mut self, roots: &[State]) {
+        let n = self.lo.len();
+        self.comp.clear();
+        self.comp.resize(n, NO_COMP);
+        self.index.clear();
+        self.index.resize(n, u32::MAX);
+        self.low.clear();
+        self.low.resize(n, 0);
+        self.comp_start.clear();
+        self.members.clear();
+        self.stack.clear();
+        self.calls.clear();
+        let mut next = 0u32;
+        for &r in roots {
+            let r = r as usize;
+            if self.index[r] != u32::MAX || self.lo[r] == self.hi[r] {
+                continue;
+            }
+            self.visit(r, &mut next);
+            while let Some(&(v, e)) = self.calls.last() {
+                let v = v as usize;
+                if e < self.hi[v] {
+                    self.calls.last_mut().unwrap().1 += 1;
+                    let w = self.list[e as usize] as usize;
+                    if self.index[w] == u32::MAX {
+                        self.visit(w, &mut next);
+                    } else if self.comp[w] == NO_COMP {
+                        // still on the stack: in the component being formed
+                        self.low[v] = self.low[v].min(self.index[w]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(u, _)) = self.calls.last() {
+                    self.low[u as usize] = self.low[u as usize].min(self.low[v]);
+                }
+                if self.low[v] == self.index[v] {
+                    let k = self.comp_start.len() as u16;
+                    self.comp_start.push(self.members.len() as u32);
+                    loop {
+                        let x = self.stack.pop().unwrap();
+                        self.comp[x as usize] = k;
+                        self.members.push(x);
+                        if x as usize == v {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.comp_start.push(self.members.len() as u32);
+    }
+
+    fn visit(&mut self, v: usize, next: &mut u32) {
+        self.index[v] = *next;
+        self.low[v] = *next;
+        *next += 1;
+        self.stack.push(v as State);
+        self.calls.push((v as State, self.lo[v]));
+    }
+
+    /// Whether `s` lies on a cycle of the view (its component has other states);
+    /// [`Graph::components`] must have run on the view.
+    fn on_cycle(&self, s: State) -> bool {
+        let k = self.comp[s as usize];
+        k != NO_COMP && self.comp_start[k as usize + 1] - self.comp_start[k as usize] > 1
+    }
+
+    /// Of `sources`, those from which the view leads to their opposite state (bit
+    /// set): a forcing chain can start only there. [`Graph::components`] must have
+    /// run on the view. Reachability is carried down the components in the order
+    /// they closed, as bit sets over the components the question names.
+    fn reach_opposite(&mut self, sources: &[State]) -> [u128; 12] {
+        let ncomp = self.comp_start.len() - 1;
+        self.bit_of.clear();
+        self.bit_of.resize(ncomp, NO_COMP);
+        let mut nbits = 0usize;
+        let mut out = [0u128; 12];
+        for &s in sources {
+            let (a, b) = (self.comp[s as usize], self.comp[(s ^ 1) as usize]);
+            if a == NO_COMP || b == NO_COMP {
+                continue;
+            }
+            if a == b {
+                out[s as usize / 128] |= 1u128 << (s as usize % 128);
+            } else if self.bit_of[b as usize] == NO_COMP {
+                self.bit_of[b as usize] = nbits as u16;
+                nbits += 1;
+            }
+        }
+        let w = nbits.div_ceil(64);
+        if w == 0 {
+            return out;
+        }
+        self.reach.clear();
+        self.reach.resize(ncomp * w, 0);
+        for k in 0..ncomp {
+            let (below, mine) = self.reach.split_at_mut(k * w);
+            let mine = &mut mine[..w];
+            let bit = self.bit_of[k];
+            if bit != NO_COMP {
+                mine[bit as usize / 64] |= 1u64 << (bit % 64);
+            }
+            let (a, z) = (self.comp_start[k] as usize, self.comp_start[k + 1] as usize);
+            for &s in &self.members[a..z] {
+                let (lo, hi) = (self.lo[s as usize] as usize, self.hi[s as usize] as usize);
+                for &t in &self.list[lo..hi] {
+                    let c = self.comp[t as usize] as usize;
+                    if c != k {
+                        for (m, r) in mine.iter_mut().zip(&below[c * w..c * w + w]) {
+                            *m |= r;
+                        }
+                    }
+                }
+            }
+        }
+        for &s in sources {
+            let (a, b) = (self.comp[s as usize], self.comp[(s ^ 1) as usize]);
+            if a == NO_COMP || b == NO_COMP || a == b {
+                continue;
+            }
+            let bit = self.bit_of[b as usize] as usize;
+            if self.reach[a as usize * w + bit / 64] >> (bit % 64) & 1 != 0 {
+                out[s as usize / 128] |= 1u128 << (s as usize % 128);
+            }
+        }
+        out
+    }
+
     /// The direct implications of `s`.
     #[inline]
     fn next(&self, s: State) -> &[State] {
@@ -166,6 +409,31 @@ pub struct Chains {
     stamp: u32,
     found: Vec<u32>,
     graph: Graph,
+    sources: Vec<State>,
+}
+
+/// The states the chains of "Forcing Chains & Cycles" start from on `b`: with X-links
+/// (`x`) both states of every candidate of a cell with two or more, else the "on"
+/// states of the bivalue cells' candidates.
+fn chain_sources(b: &Board, x: bool, out: &mut Vec<State>) {
+    out.clear();
+    for cell in super::board::cells(b.empty) {
+        let m = b.cand[cell];
+        if m.count_ones() == 2 || (x && m.count_ones() > 2) {
+            for di in super::board::bits(m as u32) {
+                out.push(state(cell, di, true));
+                if x {
+                    out.push(state(cell, di, false));
+                }
+            }
+        }
+    }
+}
+
+/// Whether state `s` is in the bit set `set`.
+#[inline]
+fn has(set: &[u128; 12], s: State) -> bool {
+    set[s as usize / 128] >> (s as usize % 128) & 1 != 0
 }
 
 /// The best hint so far: (difficulty, complexity, sort key, hint).
@@ -399,6 +667,15 @@ impl Chains {
                 built = true;
             }
             self.graph.view(y, x);
+            // searches that cannot find anything are skipped: a cycle needs a source
+            // on a cycle of links, a forcing chain one that leads to its opposite
+            chain_sources(b, x, &mut self.sources);
+            self.graph.components(&self.sources);
+            let forcing = if x {
+                self.graph.reach_opposite(&self.sources)
+            } else {
+                [0; 12]
+            };
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -406,7 +683,11 @@ impl Chains {
                 }
                 for di in super::board::bits(m as u32) {
                     let on = state(cell, di, true);
-                    self.cycles(on, &best, base_cycle, key);
+                    if self.graph.on_cycle(on) {
+                        self.cycles(on, &best, base_cycle, key);
+                    } else {
+                        self.found.clear();
+                    }
                     let found = std::mem::take(&mut self.found);
                     for &n in &found {
                         let elim = self.cycle_eliminations(b, n);
@@ -424,6 +705,9 @@ impl Chains {
                         continue;
                     }
                     for source in [on, on ^ 1] {
+                        if !has(&forcing, source) {
+                            continue;
+                        }
                         if let Some(t) = self.forcing(source, &best, base_chain, key) {
                             let cx = self.complexity(t);
                             let diff = base_chain + length_difficulty(cx);
@@ -533,9 +817,20 @@ impl Chains {
     /// the outer position `base`, appended to `out` in the producer's scan order.
     pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
         self.graph.build_all(g);
+        self.graph.build_reverse();
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
             self.graph.view(y, x);
+            let relevant = self.graph.reaching_changed_links(base, g);
+            let relevant = |s: State| has(&relevant, s);
+            chain_sources(g, x, &mut self.sources);
+            self.sources.retain(|&s| relevant(s));
+            self.graph.components(&self.sources);
+            let forcing = if x {
+                self.graph.reach_opposite(&self.sources)
+            } else {
+                [0; 12]
+            };
             for cell in super::board::cells(g.empty) {
                 let m = g.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -543,17 +838,24 @@ impl Chains {
                 }
                 for di in super::board::bits(m as u32) {
                     let on = state(cell, di, true);
-                    self.cycles(on, &None, base_cycle, key);
-                    let found = std::mem::take(&mut self.found);
-                    for &n in &found {
-                        let elim = self.cycle_eliminations(g, n);
-                        self.push_found(base, g, n, true, elim, base_cycle, key, out);
+                    // a chain that depends on the run goes through a changed link,
+                    // so its source must reach one: the others are not searched
+                    if relevant(on) && self.graph.on_cycle(on) {
+                        self.cycles(on, &None, base_cycle, key);
+                        let found = std::mem::take(&mut self.found);
+                        for &n in &found {
+                            let elim = self.cycle_eliminations(g, n);
+                            self.push_found(base, g, n, true, elim, base_cycle, key, out);
+                        }
+                        self.found = found;
                     }
-                    self.found = found;
                     if !x {
                         continue;
                     }
                     for source in [on, on ^ 1] {
+                        if !relevant(source) || !has(&forcing, source) {
+                            continue;
+                        }
                         if let Some(t) = self.forcing(source, &None, base_chain, key) {
                             let elim =
                                 forcing_eliminations(cell, di, m, is_on(self.nodes[t as usize].s));
@@ -986,4 +1288,145 @@ fn offer_target(best: &mut Best, b: &Board, name: &'static str, s: State, cx: u3
         elim[di] = 1u128 << cell;
     }
     offer(best, b, name, 80 + length_difficulty(cx), cx, key, elim);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::{bits, Board};
+    use super::*;
+    use crate::grid::Grid;
+
+    /// Positions where the serate file's puzzles of ER 6.6 to 9.0 reach their first
+    /// step of 6.5 or more (found by our rater), each with a working grid: the position
+    /// less some random candidates that are not the solution's.
+    fn positions() -> Vec<(Board, Board)> {
+        let file = include_str!("../../tests/data/serate_ratings.csv");
+        let mut rater = super::super::Rater::new();
+        let mut out = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for line in file.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let mut f = line.split(',');
+            let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
+            let er: f64 = er.parse().unwrap();
+            if !(6.6..=9.0).contains(&er) || next(8) != 0 {
+                continue;
+            }
+            let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+            let sol = *crate::solve(&grid, 2).first.unwrap().cells();
+            let mut b = Board::from_values(grid.cells());
+            for s in rater.rate(&grid, true).unwrap().steps {
+                if s.difficulty >= 65 {
+                    break;
+                }
+                let mut elim = [0u128; 9];
+                for &(c, d) in &s.removed {
+                    elim[d as usize - 1] |= 1u128 << c;
+                }
+                b.eliminate(&elim);
+                for &(c, d) in &s.placed {
+                    b.place(c as usize, d);
+                }
+            }
+            let mut g = b;
+            for _ in 0..4 + next(20) {
+                let cell = next(81) as usize;
+                let wrong = g.cand[cell] & !(1 << (sol[cell] - 1));
+                if g.empty >> cell & 1 != 0 && wrong != 0 {
+                    let di = bits(wrong as u32).nth(next(wrong.count_ones() as u64) as usize);
+                    let mut elim = [0u128; 9];
+                    elim[di.unwrap()] = 1u128 << cell;
+                    g.eliminate(&elim);
+                }
+            }
+            out.push((b, g));
+        }
+        assert!(out.len() >= 40, "{} positions", out.len());
+        out
+    }
+
+    /// The searches skipped as hopeless are exactly those that find nothing: a
+    /// forcing chain from a source is found if and only if the components say its
+    /// opposite is reachable, and no cycle goes through a source off every cycle.
+    #[test]
+    fn components_tell_which_searches_can_find_a_chain() {
+        let mut ch = Chains::default();
+        let (mut chains, mut cycles) = (0, 0);
+        for (_, b) in positions() {
+            ch.graph.build_all(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                ch.graph.view(y, x);
+                chain_sources(&b, x, &mut ch.sources);
+                ch.graph.components(&ch.sources);
+                let reach = ch.graph.reach_opposite(&ch.sources);
+                for s in ch.sources.clone() {
+                    if is_on(s) {
+                        ch.cycles(s, &None, 65, 2);
+                        assert!(ch.found.is_empty() || ch.graph.on_cycle(s));
+                        cycles += ch.found.len();
+                    }
+                    if x {
+                        let found = ch.forcing(s, &None, 66, 2).is_some();
+                        assert_eq!(found, has(&reach, s), "state {s} (view {y} {x})");
+                        chains += found as usize;
+                    }
+                }
+            }
+        }
+        assert!(
+            chains > 100 && cycles > 100,
+            "{chains} chains, {cycles} cycles"
+        );
+    }
+
+    /// A chain with rule parents (one that depends on the candidates a run removed)
+    /// starts only from a state the relevance search marks.
+    #[test]
+    fn chains_that_depend_on_removed_candidates_start_where_marked() {
+        let mut ch = Chains::default();
+        let (mut dependent, mut skipped) = (0, 0);
+        let mut parents = Vec::new();
+        for (base, g) in positions() {
+            ch.graph.build_all(&g);
+            ch.graph.build_reverse();
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                ch.graph.view(y, x);
+                let relevant = ch.graph.reaching_changed_links(&base, &g);
+                chain_sources(&g, x, &mut ch.sources);
+                for s in ch.sources.clone() {
+                    let mut ends = Vec::new();
+                    if is_on(s) {
+                        ch.cycles(s, &None, 65, 2);
+                        for &n in &ch.found.clone() {
+                            ch.chain_parents(&base, &g, n, true, &mut parents);
+                            ends.push(!parents.is_empty());
+                        }
+                    }
+                    if x {
+                        if let Some(t) = ch.forcing(s, &None, 66, 2) {
+                            ch.chain_parents(&base, &g, t, false, &mut parents);
+                            ends.push(!parents.is_empty());
+                        }
+                    }
+                    for depends in ends {
+                        if has(&relevant, s) {
+                            dependent += depends as usize;
+                        } else {
+                            assert!(!depends, "state {s} unmarked, its chain has parents");
+                            skipped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            dependent > 50 && skipped > 50,
+            "{dependent} dependent, {skipped} skipped"
+        );
+    }
 }

@@ -760,7 +760,13 @@ impl State {
             }
             // Pointing into the extra house: a row, column or box whose places all
             // lie in the extra house.
-            if t.kinds.windows {
+            // A digit placed in all four windows has nothing to point at there.
+            if t.kinds.windows
+                && (w[0] & WINDOW_CELLS[0] & self.unsolved[0])
+                    | (w[1] & WINDOW_CELLS[1] & self.unsolved[1])
+                    | (w[2] & WINDOW_CELLS[2] & self.unsolved[2])
+                    != 0
+            {
                 let gone = window_pointing(w);
                 for b in 0..3 {
                     self.remove(k + b, gone[b]);
@@ -802,7 +808,9 @@ impl State {
                 let new = (gone[0] & h[0]) | (gone[1] & h[1]) | (gone[2] & h[2]);
                 let most = 2 + (t.wide >> i & 1);
                 empty |= n == 0;
-                todo |= u32::from(new != 0 && placed == 0 && (1..=most).contains(&n)) << i;
+                // `&`, not `&&`: no branch.
+                let act = (new != 0) & (placed == 0) & (n >= 1) & (n <= most);
+                todo |= u32::from(act) << i;
             }
             if empty {
                 return Err(Dead);
@@ -1165,6 +1173,11 @@ fn houses_with_two_or_three(w: [u32; 3]) -> u32 {
 const WINDOW_COLUMNS: [u32; 2] = [0b1110, 0b1110 << 4];
 /// The first row of the two window rows: rows 2-4 and 6-8.
 const WINDOW_ROWS: [usize; 2] = [1, 5];
+/// The cells of the four windows, per band.
+const WINDOW_CELLS: [u32; 3] = {
+    let cols = WINDOW_COLUMNS[0] | WINDOW_COLUMNS[1];
+    [cols << 9 | cols << 18, cols | cols << 18, cols | cols << 9]
+};
 
 /// A box that meets a window in two cells or more, for [`window_pointing`]: its band,
 /// its cells outside the window and inside it (band words), and the window rows (bit
@@ -2033,6 +2046,7 @@ mod tests {
             .map(|(h, _)| h)
             .collect();
         assert_eq!(windows.len(), 4);
+        assert_eq!(split(windows.iter().fold(0, |m, &h| m | h)), WINDOW_CELLS);
         let mut rng = Rng::new(5);
         let mut found = 0;
         for round in 0..20_000u64 {

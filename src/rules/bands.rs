@@ -59,7 +59,9 @@
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first; with extra
 //!   peers or non-consecutive, but without diagonals or with knight or king moves, the
-//!   cell of fewest candidates with the most open peers (see [`State::branch`] for the measurements behind this).
+//!   cell of fewest candidates whose guesses failed most often so far in the search,
+//!   then with the most open peers (see [`State::branch`] and [`State::busiest_cell`]
+//!   for the measurements behind this).
 //!
 //! The rule sets are compiled separately (const generics over which kinds of rules are
 //! on), so that no rule costs a branch in the hot loop of a rule set without it.
@@ -270,7 +272,8 @@ pub(crate) struct Kinds {
     /// The diagonals: branch on two-place digits of the extra houses first.
     diagonals: bool,
     /// Extra peers or non-consecutive, without the diagonals or with knight or king
-    /// moves: branch on the cell of fewest candidates with the most open peers
+    /// moves: branch on the cell of fewest candidates, most failed guesses and most
+    /// open peers
     /// ([`State::busiest_cell`]; under the diagonals, when no diagonal offers a
     /// two-place digit).
     busiest: bool,
@@ -459,6 +462,9 @@ pub(crate) struct State {
     /// its slot, so settling need not compare all 27 words to find them (extra bits
     /// cost a settle, never a wrong result).
     dirty: u32,
+    /// The cell (`band * 27 + cell`) of the guess that made this position (either
+    /// side), 255 at the root: a dead position counts against it.
+    last: u8,
 }
 
 impl State {
@@ -475,6 +481,7 @@ impl State {
             pairs: [0; 3],
             xdone: [0; 3],
             dirty: (1 << 27) - 1,
+            last: 255,
         };
         // The givens per digit (index 0: the empty cells) and band, then each slot's
         // word at once: no branch per cell, which mispredicted often.
@@ -1437,15 +1444,15 @@ impl State {
     /// places left in an extra house; else the first open cell with two candidates
     /// that has extra peers (a diagonal, window, knight or king neighbour), else the
     /// first such cell anywhere, else the first cell with the fewest candidates (under
-    /// non-consecutive, the first place of a digit with fewer places in a row, column
-    /// or box, if any). Measured on generated puzzles: the diagonal two-place branch cuts the guesses
+    /// non-consecutive with knight or king moves, the first place of a digit with
+    /// fewer places in a row, column or box, if any). Measured on generated puzzles: the diagonal two-place branch cuts the guesses
     /// on x puzzles by half (and slightly on x,windoku), but raises them on windoku
     /// alone, hence only under diagonals; preferring cells with extra peers cuts them
     /// on x and windoku and changes nothing where every cell has extra peers. Under
     /// extra peers or non-consecutive, without diagonals or with knight or king moves,
     /// the cell is [`State::busiest_cell`] instead of the first one.
     #[inline(always)]
-    fn branch(&self, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> Branch {
+    fn branch(&self, t: &Tables, all_peers: &[[u32; 3]; CELLS], failures: &[u32; CELLS]) -> Branch {
         if t.kinds.x_only {
             if let Some(branch) = self.branch_diagonals() {
                 return branch;
@@ -1495,12 +1502,17 @@ impl State {
                 }
             }
         }
-        let (b, i) = self.branch_cell(t, all_peers);
-        if t.kinds.nc && self.pairs == [0; 3] {
-            // Under non-consecutive, with no cell of two candidates, a digit with fewer
-            // places in a house than the cell has candidates: on the minimal puzzles
-            // (5 to 9 clues) 6,507 guesses a puzzle for 7,675 (on anti-knight puzzles it
-            // raised them, 190 to 216).
+        let (b, i) = self.branch_cell(t, all_peers, failures);
+        if t.kinds.nc && t.kinds.moves && self.pairs == [0; 3] {
+            // Under non-consecutive with knight or king moves, with no cell of two
+            // candidates, a digit with fewer places in a house than the cell has
+            // candidates: on 30 generated anti-king,anti-knight,non-consecutive puzzles
+            // 77.5 guesses a puzzle for 154.5. Under non-consecutive alone it cut them
+            // too (7,675 to 6,507 on the minimal puzzles), until the branch cell took
+            // the failures into account ([`State::busiest_cell`]): since then it
+            // raises them (`data/non-consecutive_100.txt`: 5,059 with it, 4,599
+            // without) and costs time. On anti-knight puzzles it raised them (190 to
+            // 216).
             let n = self.digits_at(b, i).count_ones();
             if let Some((hb, hi, hd, hn)) = self.fewest_places(t) {
                 if hn < n {
@@ -1647,9 +1659,14 @@ impl State {
 
     /// The cell to branch on (see [`State::branch`]).
     #[inline(always)]
-    fn branch_cell(&self, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> (usize, usize) {
+    fn branch_cell(
+        &self,
+        t: &Tables,
+        all_peers: &[[u32; 3]; CELLS],
+        failures: &[u32; CELLS],
+    ) -> (usize, usize) {
         if t.kinds.busiest {
-            return self.busiest_cell(all_peers);
+            return self.busiest_cell(all_peers, failures);
         }
         for b in 0..3 {
             let p = self.pairs[b] & t.xcells[b];
@@ -1679,20 +1696,33 @@ impl State {
 }
 
 impl State {
-    /// The open cell with the fewest candidates (a cell with two, if any) and, among
-    /// those, the most open peers (row, column, box and the extra peers): its choice
-    /// settles the most. Against the first such cell in reading order, guesses per
+    /// The open cell with the fewest candidates (a cell with two, if any); among
+    /// those, the one whose guesses failed most often so far in this search
+    /// (`failures`, per cell: a position that propagation found dead counts against
+    /// the cell of the guess that made it; the counts last the whole search, as in the
+    /// "weighted degree" heuristics of constraint solvers), and then the one with the
+    /// most open peers (row, column, box and the extra peers): its choice settles the
+    /// most. The failure counts, against the busiest cell alone, on the held-out sets
+    /// in `data/` (limit 2): non-consecutive 5,369 to 5,059 guesses a puzzle (4,599
+    /// with the fewest-places branch off, see [`State::branch`]), anti-knight 93.1 to
+    /// 82.7, x,anti-knight 589 to 574, anti-king 7.8 to 7.5.
+    ///
+    /// The busiest cell alone, against the first such cell in reading order: Against the first such cell in reading order, guesses per
     /// puzzle on the held-out sets in `data/`: non-consecutive (first 40) 6,366 to
     /// 5,746, anti-knight 120 to 93, anti-king 8.7 to 7.8, windoku 7.4 to 6.9, x,anti-knight
     /// (after the diagonal two-place branch) 682 to 590, and on 30 generated
     /// anti-king,anti-knight,non-consecutive puzzles 79.6 to 76.8. (On x,anti-knight
     /// the busiest cell before the diagonal branch raised them, to 745.)
     #[inline(always)]
-    fn busiest_cell(&self, all_peers: &[[u32; 3]; CELLS]) -> (usize, usize) {
+    fn busiest_cell(
+        &self,
+        all_peers: &[[u32; 3]; CELLS],
+        failures: &[u32; CELLS],
+    ) -> (usize, usize) {
         let u = self.unsolved;
         let pairs = self.pairs[0] | self.pairs[1] | self.pairs[2] != 0;
-        // (candidates, open peers, band, cell)
-        let mut best = (u32::MAX, 0, 0, 0);
+        // (candidates, failures, open peers, band, cell)
+        let mut best = (u32::MAX, 0, 0, 0, 0);
         for b in 0..3 {
             let mut open = if pairs { self.pairs[b] } else { u[b] };
             while open != 0 {
@@ -1703,19 +1733,20 @@ impl State {
                 } else {
                     self.digits_at(b, i).count_ones()
                 };
-                if n > best.0 {
+                let failed = failures[b * 27 + i];
+                if n > best.0 || (n == best.0 && failed < best.1) {
                     continue;
                 }
                 let p = &all_peers[b * 27 + i];
                 let peers = (p[0] & u[0]).count_ones()
                     + (p[1] & u[1]).count_ones()
                     + (p[2] & u[2]).count_ones();
-                if n < best.0 || peers > best.1 {
-                    best = (n, peers, b, i);
+                if n < best.0 || failed > best.1 || peers > best.2 {
+                    best = (n, failed, peers, b, i);
                 }
             }
         }
-        (best.2, best.3)
+        (best.3, best.4)
     }
 }
 
@@ -1744,8 +1775,15 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
     let Some(mut cur) = State::start(grid) else {
         return (0, 0);
     };
+    // Per cell, the positions found dead after a guess there (see
+    // `State::busiest_cell`).
+    let mut failures = [0u32; CELLS];
     loop {
-        if cur.propagate::<HOUSES, PEERS, NC, X>(t, all_peers).is_ok() {
+        if cur.propagate::<HOUSES, PEERS, NC, X>(t, all_peers).is_err() {
+            if let Some(f) = failures.get_mut(usize::from(cur.last)) {
+                *f += 1;
+            }
+        } else {
             if cur.is_solved() {
                 found(cur.grid());
                 solutions += 1;
@@ -1758,7 +1796,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
                     cell: i,
                     digit: d,
                     other: second,
-                } = cur.branch(t, all_peers);
+                } = cur.branch(t, all_peers, &failures);
                 let mut other = cur;
                 match second {
                     // The other side of a two-way choice placed at once: it spares a
@@ -1769,8 +1807,10 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
                         other.dirty |= 1 << (d * 3 + b);
                     }
                 }
+                other.last = (b * 27 + i) as u8;
                 stack.push(other);
                 cur.assign(d * 3 + b, i);
+                cur.last = (b * 27 + i) as u8;
                 guesses += 1;
                 continue;
             }

@@ -623,6 +623,22 @@ impl Chains {
         None
     }
 
+    /// Of the chain sources on `b` that `keep` names, find under the link view in
+    /// force which can find anything: a cycle needs a source on a cycle of links
+    /// ([`Graph::on_cycle`]); the returned set holds the sources a forcing chain can
+    /// start from (one that leads to its opposite; none without X-links (`x`), where
+    /// the producer looks for cycles only).
+    fn hopeful_sources(&mut self, b: &Board, x: bool, keep: impl Fn(State) -> bool) -> [u128; 12] {
+        chain_sources(b, x, &mut self.sources);
+        self.sources.retain(|&s| keep(s));
+        self.graph.components(&self.sources);
+        if x {
+            self.graph.reach_opposite(&self.sources)
+        } else {
+            [0; 12]
+        }
+    }
+
     /// Candidates seen by both an "on" and an "off" node of a cycle ending at `n`.
     fn cycle_eliminations(&self, b: &Board, n: u32) -> [u128; 9] {
         let mut chain_cells = 0u128;
@@ -667,15 +683,7 @@ impl Chains {
                 built = true;
             }
             self.graph.view(y, x);
-            // searches that cannot find anything are skipped: a cycle needs a source
-            // on a cycle of links, a forcing chain one that leads to its opposite
-            chain_sources(b, x, &mut self.sources);
-            self.graph.components(&self.sources);
-            let forcing = if x {
-                self.graph.reach_opposite(&self.sources)
-            } else {
-                [0; 12]
-            };
+            let forcing = self.hopeful_sources(b, x, |_| true);
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -685,22 +693,20 @@ impl Chains {
                     let on = state(cell, di, true);
                     if self.graph.on_cycle(on) {
                         self.cycles(on, &best, base_cycle, key);
-                    } else {
-                        self.found.clear();
+                        let found = std::mem::take(&mut self.found);
+                        for &n in &found {
+                            let elim = self.cycle_eliminations(b, n);
+                            let cx = self.complexity(n);
+                            let diff = base_cycle + length_difficulty(cx);
+                            let name = match (x, y) {
+                                (true, true) => "Bidirectional Cycle",
+                                (false, true) => "Bidirectional Y-Cycle",
+                                _ => "Bidirectional X-Cycle",
+                            };
+                            offer(&mut best, b, name, diff, cx, key, elim);
+                        }
+                        self.found = found;
                     }
-                    let found = std::mem::take(&mut self.found);
-                    for &n in &found {
-                        let elim = self.cycle_eliminations(b, n);
-                        let cx = self.complexity(n);
-                        let diff = base_cycle + length_difficulty(cx);
-                        let name = match (x, y) {
-                            (true, true) => "Bidirectional Cycle",
-                            (false, true) => "Bidirectional Y-Cycle",
-                            _ => "Bidirectional X-Cycle",
-                        };
-                        offer(&mut best, b, name, diff, cx, key, elim);
-                    }
-                    self.found = found;
                     if !x {
                         continue;
                     }
@@ -821,16 +827,11 @@ impl Chains {
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
             self.graph.view(y, x);
+            // a chain that depends on the run goes through a changed link, so its
+            // source must reach one: the others are not searched
             let relevant = self.graph.reaching_changed_links(base, g);
             let relevant = |s: State| has(&relevant, s);
-            chain_sources(g, x, &mut self.sources);
-            self.sources.retain(|&s| relevant(s));
-            self.graph.components(&self.sources);
-            let forcing = if x {
-                self.graph.reach_opposite(&self.sources)
-            } else {
-                [0; 12]
-            };
+            let forcing = self.hopeful_sources(g, x, relevant);
             for cell in super::board::cells(g.empty) {
                 let m = g.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -838,8 +839,6 @@ impl Chains {
                 }
                 for di in super::board::bits(m as u32) {
                     let on = state(cell, di, true);
-                    // a chain that depends on the run goes through a changed link,
-                    // so its source must reach one: the others are not searched
                     if relevant(on) && self.graph.on_cycle(on) {
                         self.cycles(on, &None, base_cycle, key);
                         let found = std::mem::take(&mut self.found);
@@ -853,7 +852,7 @@ impl Chains {
                         continue;
                     }
                     for source in [on, on ^ 1] {
-                        if !relevant(source) || !has(&forcing, source) {
+                        if !has(&forcing, source) {
                             continue;
                         }
                         if let Some(t) = self.forcing(source, &None, base_chain, key) {

@@ -1707,7 +1707,7 @@ impl State {
     /// with the fewest-places branch off, see [`State::branch`]), anti-knight 93.1 to
     /// 82.7, x,anti-knight 589 to 574, anti-king 7.8 to 7.5.
     ///
-    /// The busiest cell alone, against the first such cell in reading order: Against the first such cell in reading order, guesses per
+    /// The busiest cell alone, against the first such cell in reading order: guesses per
     /// puzzle on the held-out sets in `data/`: non-consecutive (first 40) 6,366 to
     /// 5,746, anti-knight 120 to 93, anti-king 8.7 to 7.8, windoku 7.4 to 6.9, x,anti-knight
     /// (after the diagonal two-place branch) 682 to 590, and on 30 generated

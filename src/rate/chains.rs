@@ -1290,7 +1290,7 @@ fn offer_target(best: &mut Best, b: &Board, name: &'static str, s: State, cx: u3
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::board::{bits, Board};
     use super::*;
     use crate::grid::Grid;
@@ -1298,7 +1298,7 @@ mod tests {
     /// Positions where the serate file's puzzles of ER 6.6 to 9.0 reach their first
     /// step of 6.5 or more (found by our rater), each with a working grid: the position
     /// less some random candidates that are not the solution's.
-    fn positions() -> Vec<(Board, Board)> {
+    pub(in crate::rate) fn positions() -> Vec<(Board, Board)> {
         let file = include_str!("../../tests/data/serate_ratings.csv");
         let mut rater = super::super::Rater::new();
         let mut out = Vec::new();

@@ -36,6 +36,7 @@
 use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK};
 use super::chains::length_difficulty;
 use super::hint::Hint;
+use super::reach::{Houses, Reach};
 
 const STATES: usize = 81 * 9 * 2;
 // Candidate states are encoded as the static chains encode them.
@@ -617,6 +618,12 @@ pub struct Dynamic {
     done: [u128; 9],
     /// The "off" run of the candidate in hand.
     off: Run,
+    /// What a Nishio run reaches, without its chains ([`Reach`]).
+    reach: Reach,
+    /// The position in hand's houses that hold a digit more than once.
+    houses: Houses,
+    /// Follow every Nishio run in full (the tests check that this changes no hint).
+    follow_all: bool,
     adv: Advanced,
     seen: [u128; 12],
     stack: Vec<u32>,
@@ -642,6 +649,12 @@ impl Dynamic {
         }
         self.done = [0; 9];
         let nishio = kind == Kind::Nishio;
+        // Nishio's runs conclude only by a contradiction, which is seldom there: a run
+        // is followed in full (for its chains) only if its reach meets one.
+        let filter = nishio && !self.follow_all;
+        if filter {
+            self.houses = Houses::new(b);
+        }
         let mut best: Best = None;
         for cell in cells(b.empty) {
             let m = b.cand[cell];
@@ -651,8 +664,20 @@ impl Dynamic {
             }
             for di in bits(m as u32) {
                 let on = state(cell, di, true);
-                self.on_run(b, cell, di, mode);
-                if let Some((n_on, n_off)) = self.runs[cell * 9 + di].contradiction {
+                let (follow_on, follow_off) = if filter {
+                    self.reach.follow(b, &self.houses, on);
+                    let on_fails = self.reach.contradiction;
+                    self.reach.follow(b, &self.houses, on ^ 1);
+                    (on_fails, self.reach.contradiction)
+                } else {
+                    (true, true)
+                };
+                if follow_on {
+                    self.on_run(b, cell, di, mode);
+                }
+                if let (true, Some((n_on, n_off))) =
+                    (follow_on, self.runs[cell * 9 + di].contradiction)
+                {
                     let r = &self.runs[cell * 9 + di];
                     self.nested.clear();
                     let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested)
@@ -660,6 +685,9 @@ impl Dynamic {
                     let mut elim = [0u128; 9];
                     elim[di] = 1u128 << cell;
                     offer(&mut best, b, names.contradiction, base, cx, 7, elim);
+                }
+                if !follow_off {
+                    continue;
                 }
                 self.off.chain(b, on ^ 1, mode, &mut self.adv);
                 if let Some((n_on, n_off)) = self.off.contradiction {
@@ -1041,6 +1069,62 @@ mod tests {
                 assert_eq!(sol[cell_of(s)] as usize, digit_of(s) + 1);
             }
         }
+    }
+
+    /// A Nishio run meets a contradiction exactly when its [`Reach`] says so, and
+    /// otherwise reaches exactly the states the reach holds: from every candidate of
+    /// random positions, "on" and "off".
+    #[test]
+    fn reach_is_what_a_nishio_run_reaches() {
+        let (mut run, mut adv, mut reach) = (Run::default(), Advanced::default(), Reach::default());
+        let (mut contradictions, mut runs) = (0, 0);
+        for (b, g) in super::super::chains::tests::positions()
+            .into_iter()
+            .step_by(2)
+        {
+            for pos in [b, g] {
+                let houses = Houses::new(&pos);
+                for cell in cells(pos.empty) {
+                    for di in bits(pos.cand[cell] as u32) {
+                        for s in [state(cell, di, true), state(cell, di, false)] {
+                            run.chain(&pos, s, Mode { y: false, level: 0 }, &mut adv);
+                            reach.follow(&pos, &houses, s);
+                            assert_eq!(reach.contradiction, run.contradiction.is_some());
+                            runs += 1;
+                            if reach.contradiction {
+                                contradictions += 1;
+                                continue;
+                            }
+                            for t in 0..STATES as State {
+                                assert_eq!(reach.has(t), run.reached(t), "{s} -> {t}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            contradictions > 100 && runs - contradictions > 1000,
+            "{contradictions} of {runs}"
+        );
+    }
+
+    /// Following only the Nishio runs whose reach meets a contradiction gives the same
+    /// hint as following them all.
+    #[test]
+    fn nishio_runs_skipped_by_their_reach_change_no_hint() {
+        let (mut filtered, mut all) = (Dynamic::default(), Dynamic::default());
+        all.follow_all = true;
+        let (mut positions, mut hints) = (0, 0);
+        for (b, g) in super::super::chains::tests::positions() {
+            for pos in [b, g] {
+                let h = filtered.hint(&pos, Kind::Nishio);
+                assert_eq!(h, all.hint(&pos, Kind::Nishio));
+                positions += 1;
+                hints += h.is_some() as usize;
+            }
+        }
+        assert!(hints > 10 && hints < positions, "{hints} of {positions}");
     }
 
     /// Forum-hardest puzzles (../shared/data/puzzles5_forum_hardest_1905_11+, lines

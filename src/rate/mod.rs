@@ -43,6 +43,7 @@ mod fish;
 mod hint;
 mod links;
 mod nested;
+mod reach;
 mod singles;
 #[cfg(test)]
 mod tests;

@@ -1848,8 +1848,8 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// The engine for `v` (boxes kept), with the vector search of `vectors` under the
-    /// diagonals alone.
+    /// The engine for `v` (boxes kept), with the vector search of `vectors` for the
+    /// rule sets that search runs (x, windoku, x,windoku).
     pub(crate) fn new(v: &Variant, vectors: Vectors) -> Engine {
         let t = Tables {
             pext: fast_pext(),

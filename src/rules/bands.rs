@@ -1842,25 +1842,22 @@ pub(crate) struct Engine {
     t: Tables,
     all_peers: Box<[[u32; 3]; CELLS]>,
     stack: Vec<State>,
-    /// Under the diagonals alone, on CPUs with AVX2 or AVX-512: the search of
-    /// [`super::xlanes`] and its stack.
-    lanes: Option<super::xlanes::Search>,
+    /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku), on CPUs with
+    /// AVX2 or AVX-512: its search, its stack and the rules.
+    lanes: Option<(super::xlanes::Kind, super::xlanes::Search)>,
 }
 
 impl Engine {
-    /// The engine for `v` (boxes kept), with the vector search of `vectors` under the
-    /// diagonals alone.
+    /// The engine for `v` (boxes kept), with the vector search of `vectors` for the
+    /// rule sets that search runs (x, windoku, x,windoku).
     pub(crate) fn new(v: &Variant, vectors: Vectors) -> Engine {
         let t = Tables {
             pext: fast_pext(),
             ..Tables::new(v)
         };
         Engine {
-            lanes: if t.kinds.x_alone {
-                super::xlanes::Search::new(vectors)
-            } else {
-                None
-            },
+            lanes: super::xlanes::Kind::of(v.rules())
+                .and_then(|kind| Some((kind, super::xlanes::Search::new(vectors)?))),
             t,
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
@@ -1875,8 +1872,8 @@ impl Engine {
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
-        if let Some(lanes) = &mut self.lanes {
-            return lanes.run(grid, limit, found);
+        if let Some((kind, lanes)) = &mut self.lanes {
+            return lanes.run(*kind, grid, limit, found);
         }
         self.search_scalar(grid, limit, found)
     }

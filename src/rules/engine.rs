@@ -330,8 +330,8 @@ pub enum EngineChoice {
     Bands,
 }
 
-/// The vector instructions the box-band engine's Sudoku-X search runs on (rule set `x`
-/// alone, x86-64 only): [`Vectors::Best`] (the default) picks the fastest the CPU has;
+/// The vector instructions the box-band engine's vector search runs on (rule sets `x`,
+/// `windoku` and `x,windoku`, x86-64 only): [`Vectors::Best`] (the default) picks the fastest the CPU has;
 /// the others are for comparisons and tests. A choice the CPU lacks falls back to the
 /// next one in this order that it has (see [`Vectors::available`]). Every choice finds
 /// the same solutions in the same order with the same guesses.
@@ -371,7 +371,7 @@ pub struct VariantSolver {
     classic: Option<Box<crate::Solver>>,
     /// The box-band engine of the last rule set it ran for.
     bands: Option<Box<(RuleSet, bands::Engine)>>,
-    /// The vectors of the box-band engine's Sudoku-X search.
+    /// The vectors of the box-band engine's vector search (x, windoku, x,windoku).
     vectors: Vectors,
 }
 
@@ -402,7 +402,7 @@ impl VariantSolver {
         }
     }
 
-    /// This solver with the box-band engine's Sudoku-X search on `vectors` (see
+    /// This solver with the box-band engine's vector search on `vectors` (see
     /// [`Vectors`]; for comparisons and tests).
     pub fn with_vectors(mut self, vectors: Vectors) -> VariantSolver {
         self.vectors = vectors;

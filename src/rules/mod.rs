@@ -12,7 +12,8 @@
 //!   against every active rule and draws a grid with its regions and marked cells.
 //! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine for
 //!   classic rules, the box-band engine (`bands.rs`) for other rule sets that keep the
-//!   3×3 boxes, the generic engine for jigsaw (or any engine forced, [`EngineChoice`]).
+//!   3×3 boxes (its vector search, `xlanes.rs`, for x, windoku and x,windoku), the
+//!   generic engine for jigsaw (or any engine forced, [`EngineChoice`]).
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.
 //! - [`canonical`] (`symmetry.rs`): canonical forms under the symmetries that preserve
 //!   a rule set.

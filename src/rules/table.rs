@@ -423,6 +423,18 @@ impl Variant {
         grid: &Grid,
         pick: impl Fn(HouseKind) -> bool,
     ) -> Result<(), RuleConflict> {
+        // Most grids break nothing: look for a repeated digit house by house over the
+        // filled cells first, and find which pair to report only if there is one.
+        let mut filled = [0u128; 10];
+        for (cell, &digit) in grid.cells().iter().enumerate() {
+            filled[usize::from(digit)] |= 1 << cell;
+        }
+        let repeated = self.houses().any(|(mask, kind)| {
+            pick(kind) && filled[1..].iter().any(|&f| (f & mask).count_ones() > 1)
+        });
+        if !repeated {
+            return Ok(());
+        }
         // seen[house][digit] = 1 + the cell that holds it.
         let mut seen = [[0u8; 10]; MAX_HOUSES];
         for (cell, &digit) in grid.cells().iter().enumerate() {

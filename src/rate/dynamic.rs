@@ -211,15 +211,15 @@ impl Run {
                         }
                     }
                 }
+                // box, row, column, each in cell order (a house's cells are listed
+                // in increasing order), every cell once
                 let mut added = 1u128 << cell;
                 for h in houses_of(cell) {
-                    for &o in &HOUSES[h] {
-                        let o = o as usize;
-                        if added >> o & 1 == 0 && self.grid.digit[di] >> o & 1 != 0 {
-                            added |= 1u128 << o;
-                            if self.off_from_on(state(o, di, false), p) {
-                                return;
-                            }
+                    let fresh = self.grid.digit[di] & HOUSE_MASK[h] & !added;
+                    added |= fresh;
+                    for o in cells(fresh) {
+                        if self.off_from_on(state(o, di, false), p) {
+                            return;
                         }
                     }
                 }

@@ -55,7 +55,11 @@
 //!   cell apart take `d ± 1` from the cell between). All 27 houses at once, by tables
 //!   ([`State::near_places`]). And for the two digits around a digit, together: a
 //!   cell that has at most one of their places in a house outside itself and its
-//!   neighbours loses the digit between them ([`super::nonconsecutive`]).
+//!   neighbours loses the digit between them ([`super::nonconsecutive`]). With
+//!   anti-king as well, a cell's orthogonal neighbours all differ, so a cell whose
+//!   neighbours offer fewer digits outside `d - 1 ..= d + 1` than there are of them
+//!   loses `d` ([`super::nonconsecutive::crowded`]; half the guesses on
+//!   anti-king,anti-knight,non-consecutive puzzles).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first; with extra
 //!   peers or non-consecutive, but without diagonals or with knight or king moves, the
@@ -271,6 +275,9 @@ pub(crate) struct Kinds {
     moves: bool,
     /// The diagonals: branch on two-place digits of the extra houses first.
     diagonals: bool,
+    /// Non-consecutive with anti-king: a cell's orthogonal neighbours hold different
+    /// digits ([`State::crowded`]).
+    crowded: bool,
     /// Extra peers or non-consecutive, without the diagonals or with knight or king
     /// moves: branch on the cell of fewest candidates, most failed guesses and most
     /// open peers
@@ -383,6 +390,7 @@ impl Tables {
             nc,
             moves,
             diagonals: v.rules().contains(Rule::X),
+            crowded: nc && v.rules().contains(Rule::AntiKing),
             busiest: (any_peers || nc) && (!v.rules().contains(Rule::X) || moves),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
@@ -1390,6 +1398,27 @@ impl State {
         changed
     }
 
+    /// Non-consecutive with anti-king: a cell whose orthogonal neighbours offer fewer
+    /// digits outside `d - 1 ..= d + 1` than there are neighbours loses `d`
+    /// ([`super::nonconsecutive::crowded`]). True if anything went.
+    #[inline(always)]
+    fn crowded(&mut self) -> bool {
+        let gone = super::nonconsecutive::crowded(&self.cand);
+        let mut changed = false;
+        for (d, g) in gone.iter().enumerate() {
+            for b in 0..3 {
+                let k = d * 3 + b;
+                let x = self.cand[k] & g[b] & self.unsolved[b];
+                if x != 0 {
+                    self.cand[k] &= !x;
+                    self.dirty |= 1 << k;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// Propagate until nothing more follows without guessing; `false` on a
     /// contradiction.
     #[inline(always)]
@@ -1433,6 +1462,11 @@ impl State {
                 t.kinds.moves && self.house_places::<true, false>(t, all_peers)
             };
             if scan {
+                continue;
+            }
+            // Last: it looks at every cell, and what the cheaper steps find first
+            // often leaves it nothing.
+            if NC && t.kinds.crowded && self.crowded() {
                 continue;
             }
             return Ok(());
@@ -2169,6 +2203,7 @@ mod tests {
         for rules in [
             "non-consecutive",
             "anti-king,anti-knight,non-consecutive",
+            "anti-king,non-consecutive",
             "anti-knight",
             "anti-king",
             "x,anti-knight",
@@ -2181,7 +2216,7 @@ mod tests {
             let v = Variant::new(rules, None).unwrap();
             let engine = Engine::new(&v, Vectors::Scalar);
             let (t, peers) = (&engine.t, &*engine.all_peers);
-            let mut removed = [0u32; 6];
+            let mut removed = [0u32; 7];
             // A few grids (they take a search each), many positions around each.
             let grids: Vec<Grid> = (0..6)
                 .map(|_| random_solution(&v, &mut rng).unwrap())
@@ -2206,6 +2241,12 @@ mod tests {
                     s.between_digits(0xFE);
                     assert!(keeps(&s, &sol), "{rules} between places\n{sol}");
                     removed[3] += candidates(&start) - candidates(&s);
+                    if t.kinds.crowded {
+                        let mut s = start;
+                        s.crowded();
+                        assert!(keeps(&s, &sol), "{rules} crowded neighbours\n{sol}");
+                        removed[6] += candidates(&start) - candidates(&s);
+                    }
                 }
                 if t.kinds.windows {
                     let mut s = start;
@@ -2264,6 +2305,9 @@ mod tests {
             }
             if rules.contains(Rule::AntiKnight) {
                 assert!(removed[2] > 0, "{rules}: {removed:?}");
+            }
+            if rules.contains(Rule::NonConsecutive) && rules.contains(Rule::AntiKing) {
+                assert!(removed[6] > 0, "{rules}: {removed:?}");
             }
             if rules.contains(Rule::Windoku) {
                 assert!(removed[4] > 0 && removed[5] > 0, "{rules}: {removed:?}");

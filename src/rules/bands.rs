@@ -47,9 +47,8 @@
 //!   columns and boxes: a cell that sees every place left for a digit in a row, column
 //!   or box (two or three places, four under anti-knight; some of them by a knight's
 //!   or king's move) loses the digit. Here and in the extra houses, the cells that see
-//!   every place are the
-//!   common part of the places' peer sets, taken by [`seen_by_all`] without a loop
-//!   per place.
+//!   every place are the common part of the places' peer sets, taken by
+//!   [`seen_by_all`] without a loop per place.
 //! - Under non-consecutive, what every place left for a digit `d` in a row, column or
 //!   box implies: a cell that is one of the places or next to it, for every place,
 //!   cannot hold `d ± 1` (two places side by side both lose `d ± 1`; two places one

@@ -160,7 +160,7 @@ pub(super) fn crowded(cand: &[u32; 27]) -> [[u32; 3]; 9] {
                 | (w[b] >> 9)
                 | below
         });
-        for d in 0..9usize {
+        for (d, o) in out.iter_mut().enumerate() {
             // Cells offered at least one, two, three, four digits outside d - 1..=d + 1.
             let (mut one, mut two, mut three_plus, mut four_plus) = (0u32, 0u32, 0u32, 0u32);
             for (e, &x) in offered.iter().enumerate() {
@@ -172,7 +172,7 @@ pub(super) fn crowded(cand: &[u32; 27]) -> [[u32; 3]; 9] {
                 two |= one & x;
                 one |= x;
             }
-            out[d][b] = (BAND & !two) | (three & !three_plus) | (four & !four_plus);
+            o[b] = (BAND & !two) | (three & !three_plus) | (four & !four_plus);
         }
     }
     out
@@ -258,13 +258,13 @@ mod tests {
                 let neighbours: Vec<usize> = (0..81)
                     .filter(|&x| r.abs_diff(x / 9) + col.abs_diff(x % 9) == 1)
                     .collect();
-                for d in 0..9usize {
+                for (d, g) in got.iter().enumerate() {
                     let offered = (0..9usize)
                         .filter(|&e| e.abs_diff(d) > 1 && neighbours.iter().any(|&x| has(x, e)))
                         .count();
                     let want = offered < neighbours.len();
                     assert_eq!(
-                        got[d][c / 27] >> (c % 27) & 1 != 0,
+                        g[c / 27] >> (c % 27) & 1 != 0,
                         want,
                         "cell {c} digit {d} {cand:x?}"
                     );

@@ -45,17 +45,21 @@
 //!   box leaves the rest of that box.
 //! - Under knight or king rules, locked candidates through the extra peers for rows,
 //!   columns and boxes: a cell that sees every place left for a digit in a row, column
-//!   or box (two or three places; some of them by a knight's or king's move) loses the
-//!   digit. Here and in the extra houses, the cells that see every place are the
-//!   common part of the places' peer sets, taken by [`seen_by_all`] without a loop
-//!   per place.
+//!   or box (two or three places, four under anti-knight; some of them by a knight's
+//!   or king's move) loses the digit. Here and in the extra houses, the cells that see
+//!   every place are the common part of the places' peer sets, taken by
+//!   [`seen_by_all`] without a loop per place.
 //! - Under non-consecutive, what every place left for a digit `d` in a row, column or
 //!   box implies: a cell that is one of the places or next to it, for every place,
 //!   cannot hold `d ± 1` (two places side by side both lose `d ± 1`; two places one
 //!   cell apart take `d ± 1` from the cell between). All 27 houses at once, by tables
 //!   ([`State::near_places`]). And for the two digits around a digit, together: a
 //!   cell that has at most one of their places in a house outside itself and its
-//!   neighbours loses the digit between them ([`super::nonconsecutive`]).
+//!   neighbours loses the digit between them ([`super::nonconsecutive`]). With
+//!   anti-king as well, a cell's orthogonal neighbours all differ, so a cell whose
+//!   neighbours offer fewer digits outside `d - 1 ..= d + 1` than there are of them
+//!   loses `d` ([`super::nonconsecutive::crowded`]; half the guesses on
+//!   anti-king,anti-knight,non-consecutive puzzles).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first; with extra
 //!   peers or non-consecutive, but without diagonals or with knight or king moves, the
@@ -153,15 +157,15 @@ fn changed_houses(cells: [u32; 3]) -> u32 {
     m
 }
 
-/// The cells that see each of two or three places (band words, at least two and at
-/// most three cells): the common part of their peer sets. The places are taken as
-/// cell numbers from one 81-bit mask, a third equal to the second when there are two,
+/// The cells that see each of two to four places (band words, at least two and at
+/// most four cells): the common part of their peer sets. The places are taken as
+/// cell numbers from one 81-bit mask, a missing third or fourth equal to the one before,
 /// without a loop or branch per band or place: those loops, their branches taken or
 /// not as the places fall, were the largest part of the locked-candidates scans.
 #[inline(always)]
 fn seen_by_all(all_peers: &[[u32; 3]; CELLS], p: [u32; 3]) -> [u32; 3] {
     let all = u128::from(p[0]) | u128::from(p[1]) << 27 | u128::from(p[2]) << 54;
-    debug_assert!((2..=3).contains(&all.count_ones()));
+    debug_assert!((2..=4).contains(&all.count_ones()));
     let a = all.trailing_zeros() as usize;
     let rest = all & all.wrapping_sub(1);
     let b = rest.trailing_zeros() as usize;
@@ -171,8 +175,14 @@ fn seen_by_all(all_peers: &[[u32; 3]; CELLS], p: [u32; 3]) -> [u32; 3] {
     } else {
         b
     };
-    let (pa, pb, pc) = (&all_peers[a], &all_peers[b], &all_peers[c]);
-    std::array::from_fn(|i| pa[i] & pb[i] & pc[i])
+    let rest = rest & rest.wrapping_sub(1);
+    let d = if rest != 0 {
+        rest.trailing_zeros() as usize
+    } else {
+        c
+    };
+    let (pa, pb, pc, pd) = (&all_peers[a], &all_peers[b], &all_peers[c], &all_peers[d]);
+    std::array::from_fn(|i| pa[i] & pb[i] & pc[i] & pd[i])
 }
 
 /// An 81-bit cell mask as three band words.
@@ -271,6 +281,12 @@ pub(crate) struct Kinds {
     moves: bool,
     /// The diagonals: branch on two-place digits of the extra houses first.
     diagonals: bool,
+    /// Non-consecutive with anti-king: a cell's orthogonal neighbours hold different
+    /// digits ([`State::crowded`]).
+    crowded: bool,
+    /// Anti-knight: locked candidates through the extra peers look at four places
+    /// too ([`State::locked_peers`]).
+    knight: bool,
     /// Extra peers or non-consecutive, without the diagonals or with knight or king
     /// moves: branch on the cell of fewest candidates, most failed guesses and most
     /// open peers
@@ -383,6 +399,8 @@ impl Tables {
             nc,
             moves,
             diagonals: v.rules().contains(Rule::X),
+            crowded: nc && v.rules().contains(Rule::AntiKing),
+            knight: v.rules().contains(Rule::AntiKnight),
             busiest: (any_peers || nc) && (!v.rules().contains(Rule::X) || moves),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
@@ -1104,19 +1122,25 @@ impl State {
     }
 
     /// Locked candidates through the extra peers, for the digit of slots `k..k + 3`:
-    /// when it has two or three places left in a row, column or box, a cell that sees
-    /// all of them (some by a diagonal, window, knight's or king's move) loses the
-    /// digit. `true` if anything went. Three places as well as two: on the anti-knight
-    /// set (`data/anti-knight_200.txt`) 124 guesses a puzzle for 190, on x,anti-knight
-    /// 720 for 1,202, on anti-king 8.8 for 13.1.
+    /// when it has two or three places left in a row, column or box (four under
+    /// anti-knight), a cell that sees all of them (some by a diagonal, window,
+    /// knight's or king's move) loses the digit. `true` if anything went. Three places
+    /// as well as two: on the anti-knight set (`data/anti-knight_200.txt`) 124 guesses
+    /// a puzzle for 190, on x,anti-knight 720 for 1,202, on anti-king 8.8 for 13.1.
+    /// Four as well, under anti-knight: 82.7 to 79.9 on the anti-knight set,
+    /// x,anti-knight (`data/x_anti-knight_100.txt`) 573 to 493, 30 generated
+    /// anti-king,anti-knight,non-consecutive puzzles 39.2 to 27.7, and faster on all
+    /// three; under anti-king alone (7.4 to 7.1 on `data/anti-king_200.txt`) it stays
+    /// at three, its speed not measured apart from the noise.
     #[inline(always)]
     fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
+        let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
         let mut changed = false;
         // Only the houses with a cell changed since the last scan began (`lseen`):
         // one whose places are as they were then has nothing new, since the cells
         // that see them all went then, and candidates only ever go. A removal in
         // this scan counts as a change for the next one.
-        // And of those, only the ones with two or three places, found for all 27
+        // And of those, only the ones with two to `most` places, found for all 27
         // houses at once (the loop below, over every changed house, was the largest
         // part of the time on anti-knight puzzles).
         let mut todo =
@@ -1124,7 +1148,7 @@ impl State {
                 self.cand[k] ^ self.lseen[k],
                 self.cand[k + 1] ^ self.lseen[k + 1],
                 self.cand[k + 2] ^ self.lseen[k + 2],
-            ]) & houses_with_two_or_three([self.cand[k], self.cand[k + 1], self.cand[k + 2]]);
+            ]) & houses_with_two_to([self.cand[k], self.cand[k + 1], self.cand[k + 2]], most);
         while todo != 0 {
             let h = &t.classic[todo.trailing_zeros() as usize];
             todo &= todo - 1;
@@ -1136,7 +1160,7 @@ impl State {
                 p[2] & self.unsolved[2],
             ];
             let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
-            if open != p || !(2..=LOCKED_MAX).contains(&n) {
+            if open != p || !(2..=most).contains(&n) {
                 continue;
             }
             let seen = seen_by_all(all_peers, p);
@@ -1154,25 +1178,29 @@ impl State {
 }
 
 /// The rows, columns and boxes (bit `i` for house `i` of [`Variant`]: rows 0-8,
-/// columns 9-17, boxes 18-26) that hold two or three cells of `w` (three band words).
+/// columns 9-17, boxes 18-26) that hold two to `most` (3 or 4) cells of `w` (three
+/// band words).
 #[inline(always)]
-fn houses_with_two_or_three(w: [u32; 3]) -> u32 {
-    let two_or_three = |x: u32| u32::from((2..=3).contains(&x.count_ones()));
+fn houses_with_two_to(w: [u32; 3], most: u32) -> u32 {
+    debug_assert!((3..=4).contains(&most));
+    let two_to_most = |x: u32| u32::from((2..=most).contains(&x.count_ones()));
     let (mut rows, mut boxes) = (0u32, 0u32);
-    // Per column: at least one, two, four places, over the nine rows.
-    let (mut one, mut two, mut three, mut four) = (0u32, 0u32, 0u32, 0u32);
+    // Per column: at least one, two, three, four, five places, over the nine rows.
+    let (mut one, mut two, mut three, mut four, mut five) = (0u32, 0u32, 0u32, 0u32, 0u32);
     for (b, &word) in w.iter().enumerate() {
         for j in 0..3 {
             let row = word >> (9 * j) & 0x1FF;
-            rows |= two_or_three(row) << (3 * b + j);
-            boxes |= two_or_three(word & spread(7 << (3 * j))) << (3 * b + j);
+            rows |= two_to_most(row) << (3 * b + j);
+            boxes |= two_to_most(word & spread(7 << (3 * j))) << (3 * b + j);
+            five |= four & row;
             four |= three & row;
             three |= two & row;
             two |= one & row;
             one |= row;
         }
     }
-    rows | (two & !four) << 9 | boxes << 18
+    let too_many = if most == 3 { four } else { five };
+    rows | (two & !too_many) << 9 | boxes << 18
 }
 
 /// The window columns (one 9-bit row's worth) of the two window stacks: columns 2-4
@@ -1315,8 +1343,8 @@ static ROW_NEAR: [u16; 512] = super::nonconsecutive::near_table(false, 0, 1);
 static BOX_NEAR: [u16; 512] = super::nonconsecutive::near_table(true, 0, 1);
 
 /// The most places of a digit in a row, column or box that [`State::locked_peers`]
-/// looks at.
-const LOCKED_MAX: u32 = 3;
+/// looks at (under anti-knight; three otherwise).
+const LOCKED_MAX: u32 = 4;
 
 /// The digits next to `d` that lie between two digits (1..=7), as a mask (bit `d`):
 /// those [`State::between_digits`] judges again when `d`'s places changed.
@@ -1390,6 +1418,27 @@ impl State {
         changed
     }
 
+    /// Non-consecutive with anti-king: a cell whose orthogonal neighbours offer fewer
+    /// digits outside `d - 1 ..= d + 1` than there are neighbours loses `d`
+    /// ([`super::nonconsecutive::crowded`]). True if anything went.
+    #[inline(always)]
+    fn crowded(&mut self) -> bool {
+        let gone = super::nonconsecutive::crowded(&self.cand);
+        let mut changed = false;
+        for (d, g) in gone.iter().enumerate() {
+            for b in 0..3 {
+                let k = d * 3 + b;
+                let x = self.cand[k] & g[b] & self.unsolved[b];
+                if x != 0 {
+                    self.cand[k] &= !x;
+                    self.dirty |= 1 << k;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// Propagate until nothing more follows without guessing; `false` on a
     /// contradiction.
     #[inline(always)]
@@ -1433,6 +1482,11 @@ impl State {
                 t.kinds.moves && self.house_places::<true, false>(t, all_peers)
             };
             if scan {
+                continue;
+            }
+            // Last: it looks at every cell, and what the cheaper steps find first
+            // often leaves it nothing.
+            if NC && t.kinds.crowded && self.crowded() {
                 continue;
             }
             return Ok(());
@@ -2046,10 +2100,10 @@ mod tests {
         }
     }
 
-    /// `houses_with_two_or_three` names the rule table's rows, columns and boxes with
-    /// two or three cells of the mask, on random masks from sparse to dense.
+    /// `houses_with_two_to` names the rule table's rows, columns and boxes with two to
+    /// three or four cells of the mask, on random masks from sparse to dense.
     #[test]
-    fn houses_with_two_or_three_count_places() {
+    fn houses_with_two_to_most_count_places() {
         let v = Variant::new(RuleSet::CLASSIC, None).unwrap();
         let mut rng = Rng::new(13);
         let mut named = 0;
@@ -2060,11 +2114,13 @@ mod tests {
                     m |= 1 << c;
                 }
             }
-            let want = (0..27).fold(0u32, |w, i| {
-                w | u32::from((2..=3).contains(&(v.houses[i] & m).count_ones())) << i
-            });
-            assert_eq!(houses_with_two_or_three(split(m)), want, "{m:x}");
-            named += want.count_ones();
+            for most in [3, 4] {
+                let want = (0..27).fold(0u32, |w, i| {
+                    w | u32::from((2..=most).contains(&(v.houses[i] & m).count_ones())) << i
+                });
+                assert_eq!(houses_with_two_to(split(m), most), want, "{m:x} {most}");
+                named += want.count_ones();
+            }
         }
         assert!(named > 1000, "{named}");
     }
@@ -2131,7 +2187,7 @@ mod tests {
         }
     }
 
-    /// `seen_by_all` is the common part of the places' peer sets, for two and three
+    /// `seen_by_all` is the common part of the places' peer sets, for two to four
     /// places anywhere on the board, under rules with extra peers and without.
     #[test]
     fn seen_by_all_is_the_common_peers() {
@@ -2140,7 +2196,7 @@ mod tests {
             let v = Variant::new(rules.parse().unwrap(), None).unwrap();
             let peers: [[u32; 3]; CELLS] = std::array::from_fn(|c| split(v.peers[c]));
             let mut nonempty = 0;
-            for n in [2, 3] {
+            for n in [2, 3, 4] {
                 for _ in 0..2000 {
                     let mut cells: Vec<usize> = (0..CELLS).collect();
                     rng.shuffle(&mut cells);
@@ -2166,6 +2222,7 @@ mod tests {
         for rules in [
             "non-consecutive",
             "anti-king,anti-knight,non-consecutive",
+            "anti-king,non-consecutive",
             "anti-knight",
             "anti-king",
             "x,anti-knight",
@@ -2178,7 +2235,7 @@ mod tests {
             let v = Variant::new(rules, None).unwrap();
             let engine = Engine::new(&v, Vectors::Scalar);
             let (t, peers) = (&engine.t, &*engine.all_peers);
-            let mut removed = [0u32; 6];
+            let mut removed = [0u32; 7];
             // A few grids (they take a search each), many positions around each.
             let grids: Vec<Grid> = (0..6)
                 .map(|_| random_solution(&v, &mut rng).unwrap())
@@ -2203,6 +2260,12 @@ mod tests {
                     s.between_digits(0xFE);
                     assert!(keeps(&s, &sol), "{rules} between places\n{sol}");
                     removed[3] += candidates(&start) - candidates(&s);
+                    if t.kinds.crowded {
+                        let mut s = start;
+                        s.crowded();
+                        assert!(keeps(&s, &sol), "{rules} crowded neighbours\n{sol}");
+                        removed[6] += candidates(&start) - candidates(&s);
+                    }
                 }
                 if t.kinds.windows {
                     let mut s = start;
@@ -2261,6 +2324,9 @@ mod tests {
             }
             if rules.contains(Rule::AntiKnight) {
                 assert!(removed[2] > 0, "{rules}: {removed:?}");
+            }
+            if rules.contains(Rule::NonConsecutive) && rules.contains(Rule::AntiKing) {
+                assert!(removed[6] > 0, "{rules}: {removed:?}");
             }
             if rules.contains(Rule::Windoku) {
                 assert!(removed[4] > 0 && removed[5] > 0, "{rules}: {removed:?}");

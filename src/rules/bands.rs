@@ -1129,8 +1129,8 @@ impl State {
     /// a puzzle for 190, on x,anti-knight 720 for 1,202, on anti-king 8.8 for 13.1.
     /// Four as well, under anti-knight: 82.7 to 79.9 on the anti-knight set,
     /// x,anti-knight (`data/x_anti-knight_100.txt`) 573 to 493, 30 generated
-    /// anti-king,anti-knight,non-consecutive puzzles 39.2 to 27.7, and faster on all
-    /// three; under anti-king alone (7.4 to 7.1 on `data/anti-king_200.txt`) it stays
+    /// anti-king,anti-knight,non-consecutive puzzles 39.2 to 27.7 (on anti-knight
+    /// alone the bench's own rate stayed the same within noise); under anti-king alone (7.4 to 7.1 on `data/anti-king_200.txt`) it stays
     /// at three, its speed not measured apart from the noise.
     #[inline(always)]
     fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {

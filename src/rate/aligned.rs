@@ -133,17 +133,31 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
         ne += 1;
     }
     let excl = &excl[..ne];
-    // A cell with enough candidates that no excluder holds can always take one of them
-    // beside any choice of the others (no excluder can then be used up): when every
-    // base cell has that many, nothing is removed.
+    let sees = |i: usize, j: usize| PEERS[set[i]] >> set[j] & 1 != 0;
+    // A candidate `p` of a base cell stays when the other base cells can take digits
+    // no excluder holds beside it (differing where they see each other or the cell):
+    // an excluder, of two or more candidates, all held, is then never used up. When
+    // that holds for every candidate of every base cell, nothing is removed.
     let held = excl.iter().fold(0u16, |m, &e| m | e);
-    if set
-        .iter()
-        .all(|&c| (b.cand[c] & !held).count_ones() as usize >= set.len())
-    {
+    let free = |i: usize, p: usize, j: usize| {
+        let f = b.cand[set[j]] & !held;
+        if sees(i, j) {
+            f & !(1 << p)
+        } else {
+            f
+        }
+    };
+    let stays = |i: usize, p: usize| match set.len() {
+        2 => free(i, p, 1 - i) != 0,
+        _ => {
+            let (j, k) = [(1, 2), (0, 2), (0, 1)][i];
+            let (fj, fk) = (free(i, p, j), free(i, p, k));
+            fj != 0 && fk != 0 && !(sees(j, k) && fj == fk && fj.count_ones() == 1)
+        }
+    };
+    if (0..set.len()).all(|i| bits(b.cand[set[i]] as u32).all(|p| stays(i, p))) {
         return None;
     }
-    let sees = |i: usize, j: usize| PEERS[set[i]] >> set[j] & 1 != 0;
     let blocked = |m: u16| excl.iter().any(|&e| e & !m == 0);
     let mut allowed = [0u16; 3];
     let m0 = b.cand[set[0]] as u32;
@@ -197,4 +211,100 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
         }
     }
     any.then_some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The candidates of each base cell that are part of some possible choice, by
+    /// trying every choice (no shortcut).
+    fn allowed_by_every_choice(b: &Board, set: &[usize], common: Cells) -> Vec<u16> {
+        let excl: Vec<u16> = cells(common).map(|e| b.cand[e]).collect();
+        let mut allowed = vec![0u16; set.len()];
+        let mut choice = vec![0usize; set.len()];
+        fn walk(
+            b: &Board,
+            set: &[usize],
+            excl: &[u16],
+            i: usize,
+            choice: &mut Vec<usize>,
+            allowed: &mut Vec<u16>,
+        ) {
+            if i == set.len() {
+                let m = choice.iter().fold(0u16, |m, &p| m | 1 << p);
+                if excl.iter().all(|&e| e & !m != 0) {
+                    for (a, &p) in allowed.iter_mut().zip(choice.iter()) {
+                        *a |= 1 << p;
+                    }
+                }
+                return;
+            }
+            for p in bits(b.cand[set[i]] as u32) {
+                let clash = (0..i).any(|j| choice[j] == p && PEERS[set[i]] >> set[j] & 1 != 0);
+                if !clash {
+                    choice[i] = p;
+                    walk(b, set, excl, i + 1, choice, allowed);
+                }
+            }
+        }
+        walk(b, set, &excl, 0, &mut choice, &mut allowed);
+        allowed
+    }
+
+    /// `exclude` removes exactly the candidates no choice allows, on every pair and
+    /// triplet of base cells with two common excluders of random positions.
+    #[test]
+    fn exclusions_are_those_of_every_choice() {
+        let (mut sets, mut hints) = (0, 0);
+        for (b, g) in super::super::chains::tests::positions() {
+            for pos in [b, g] {
+                for degree in [2usize, 3] {
+                    let small: Cells = cells(pos.empty)
+                        .filter(|&c| (2..=degree as u32).contains(&pos.cand[c].count_ones()))
+                        .fold(0, |m, c| m | 1u128 << c);
+                    let open: Vec<usize> = cells(pos.empty).collect();
+                    for (n, &c0) in open.iter().enumerate().step_by(3) {
+                        for &c1 in &open[n + 1..] {
+                            let thirds: Vec<Option<usize>> = if degree == 2 {
+                                vec![None]
+                            } else {
+                                open.iter().filter(|&&c| c > c1).map(|&c| Some(c)).collect()
+                            };
+                            for c2 in thirds {
+                                let set: Vec<usize> =
+                                    [Some(c0), Some(c1), c2].into_iter().flatten().collect();
+                                let common = set.iter().fold(small, |m, &c| m & PEERS[c]);
+                                if common.count_ones() < 2 {
+                                    continue;
+                                }
+                                sets += 1;
+                                let allowed = allowed_by_every_choice(&pos, &set, common);
+                                let want: Vec<u16> = set
+                                    .iter()
+                                    .zip(&allowed)
+                                    .map(|(&c, &a)| pos.cand[c] & !a)
+                                    .collect();
+                                let got: Vec<u16> = match exclude(&pos, &set, common) {
+                                    None => vec![0; set.len()],
+                                    Some(h) => {
+                                        hints += 1;
+                                        set.iter()
+                                            .map(|&c| {
+                                                (0..9).fold(0u16, |m, d| {
+                                                    m | u16::from(h.elim[d] >> c & 1 != 0) << d
+                                                })
+                                            })
+                                            .collect()
+                                    }
+                                };
+                                assert_eq!(got, want, "{set:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(sets > 10_000 && hints > 20, "{sets} sets, {hints} hints");
+    }
 }

@@ -1065,13 +1065,9 @@ impl State {
                 self.cand[lo + b] | self.cand[hi + b]
             }));
             for b in 0..3 {
-                let k = mid * 3 + b;
-                let g = self.cand[k] & gone[b] & self.unsolved[b];
-                if g != 0 {
-                    self.cand[k] &= !g;
-                    self.dirty |= 1 << k;
-                    changed = true;
-                }
+                let g = self.cand[mid * 3 + b] & gone[b] & self.unsolved[b];
+                changed |= g != 0;
+                self.remove(mid * 3 + b, g);
             }
         }
         changed
@@ -1427,13 +1423,9 @@ impl State {
         let mut changed = false;
         for (d, g) in gone.iter().enumerate() {
             for b in 0..3 {
-                let k = d * 3 + b;
-                let x = self.cand[k] & g[b] & self.unsolved[b];
-                if x != 0 {
-                    self.cand[k] &= !x;
-                    self.dirty |= 1 << k;
-                    changed = true;
-                }
+                let x = self.cand[d * 3 + b] & g[b] & self.unsolved[b];
+                changed |= x != 0;
+                self.remove(d * 3 + b, x);
             }
         }
         changed

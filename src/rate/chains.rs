@@ -69,6 +69,12 @@ pub struct Graph {
     calls: Vec<(u16, u32)>,
     bit_of: Vec<u16>,
     reach: Vec<u64>,
+    /// Words per component in `reach`.
+    reach_words: usize,
+    /// Whether `comp` is that of the view in force ([`Graph::components`] ran since
+    /// the last build or view), and whether `reach` is too ([`Graph::reach_opposite`]).
+    comp_current: bool,
+    reach_current: bool,
 }
 
 const NO_COMP: u16 = u16::MAX;
@@ -86,6 +92,8 @@ impl Graph {
     /// other candidate of a two-candidate cell (a Y-link), then the digit's last other
     /// position in the box, the row and the column (X-links).
     fn build_all(&mut self, b: &Board) {
+        self.comp_current = false;
+        self.reach_current = false;
         self.start.clear();
         self.list.clear();
         self.ny.clear();
@@ -142,6 +150,8 @@ impl Graph {
     /// Follow Y-links if `y` and X-links if `x` from now on ("on" states always turn
     /// off the digit's other positions in their houses).
     fn view(&mut self, y: bool, x: bool) {
+        self.comp_current = false;
+        self.reach_current = false;
         self.lo.clear();
         self.hi.clear();
         for s in 0..self.ny.len() {
@@ -305,6 +315,8 @@ impl Graph {
             }
         }
         self.comp_start.push(self.members.len() as u32);
+        self.comp_current = true;
+        self.reach_current = false;
     }
 
     fn visit(&mut self, v: usize, next: &mut u32) {
@@ -339,12 +351,17 @@ impl Graph {
             }
             if a == b {
                 out[s as usize / 128] |= 1u128 << (s as usize % 128);
-            } else if self.bit_of[b as usize] == NO_COMP {
+            }
+            // every opposite gets a bit, so that a forcing search can ask which
+            // states still lead to its target ([`Graph::leads_to`])
+            if self.bit_of[b as usize] == NO_COMP {
                 self.bit_of[b as usize] = nbits as u16;
                 nbits += 1;
             }
         }
         let w = nbits.div_ceil(64);
+        self.reach_words = w;
+        self.reach_current = true;
         if w == 0 {
             return out;
         }
@@ -383,6 +400,34 @@ impl Graph {
         out
     }
 
+    /// The reachability bit [`Graph::reach_opposite`] gave the component of `target`,
+    /// if the components and that table are those of the view in force and it has one.
+    fn target_bit(&self, target: State) -> Option<usize> {
+        if !self.reach_current {
+            return None;
+        }
+        let k = self.comp[target as usize];
+        if k == NO_COMP || self.bit_of[k as usize] == NO_COMP {
+            return None;
+        }
+        Some(self.bit_of[k as usize] as usize)
+    }
+
+    /// Whether the view leads from `s` to the target whose bit is `bit`
+    /// ([`Graph::target_bit`]); a state without a component (not met by the
+    /// search) is not ruled out.
+    #[inline]
+    fn leads_to(&self, s: State, bit: usize) -> bool {
+        let k = self.comp[s as usize];
+        k == NO_COMP || self.reach[k as usize * self.reach_words + bit / 64] >> (bit % 64) & 1 != 0
+    }
+
+    /// The component of `s` when the components are those of the view in force.
+    fn current_comp(&self, s: State) -> Option<u16> {
+        let k = *self.comp.get(s as usize).filter(|_| self.comp_current)?;
+        (k != NO_COMP).then_some(k)
+    }
+
     /// The direct implications of `s`.
     #[inline]
     fn next(&self, s: State) -> &[State] {
@@ -410,6 +455,9 @@ pub struct Chains {
     found: Vec<u32>,
     graph: Graph,
     sources: Vec<State>,
+    /// Test switch: search every state, not only those the components say can still
+    /// close the cycle or reach the forcing chain's target.
+    no_prune: bool,
 }
 
 /// The states the chains of "Forcing Chains & Cycles" start from on `b`: with X-links
@@ -505,6 +553,11 @@ impl Chains {
         let root = self.push(source, NONE);
         self.first_visit(source);
         self.pending_on.push(root);
+        // a state off the source's strongly connected component never leads back to
+        // it, nor does anything it leads to: such states are not followed (exact, and
+        // the order of the states followed is kept)
+        let comp = graph.current_comp(source).filter(|_| !self.no_prune);
+        let in_reach = |t: State| comp.is_none_or(|k| graph.comp[t as usize] == k);
         let mut length = 0;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             let cx = length + 2;
@@ -524,7 +577,7 @@ impl Chains {
                 }
                 for &off in graph.next(self.nodes[p as usize].s) {
                     let o = off as usize;
-                    if path[o / 128] >> (o % 128) & 1 == 0 {
+                    if path[o / 128] >> (o % 128) & 1 == 0 && in_reach(off) {
                         let n = self.push(off, p);
                         self.pending_off.push(n);
                     }
@@ -540,7 +593,7 @@ impl Chains {
                         let n = self.push(on, p);
                         self.found.push(n);
                     }
-                    if self.first_visit(on) {
+                    if in_reach(on) && self.first_visit(on) {
                         let n = self.push(on, p);
                         self.pending_on.push(n);
                     }
@@ -579,6 +632,9 @@ impl Chains {
         base: u8,
         key: u8,
     ) -> Option<u32> {
+        // a state that cannot lead to the target is not followed, nor marked: what it
+        // leads to cannot either (exact, and the order of the rest is kept)
+        let target = graph.target_bit(opposite).filter(|_| !self.no_prune);
         let can_win = |me: &Self, first: u32| {
             let cx = me.depth(first) + 2;
             beats(best, base + length_difficulty(cx), cx, key)
@@ -602,6 +658,9 @@ impl Chains {
                     for &t in graph.next(self.nodes[p as usize].s) {
                         if t == opposite {
                             return Some(self.push(t, p));
+                        }
+                        if target.is_some_and(|bit| !graph.leads_to(t, bit)) {
+                            continue;
                         }
                         if self.first_visit(t) {
                             let n = self.push(t, p);
@@ -1377,6 +1436,60 @@ pub(super) mod tests {
                 }
             }
         }
+        assert!(
+            chains > 100 && cycles > 100,
+            "{chains} chains, {cycles} cycles"
+        );
+    }
+
+    /// The states of the chain ending at node `n`, from its end back to its source.
+    fn chain_states(ch: &Chains, n: u32) -> Vec<State> {
+        let mut out = Vec::new();
+        let mut q = n;
+        while q != NONE {
+            out.push(ch.nodes[q as usize].s);
+            q = ch.nodes[q as usize].parent;
+        }
+        out
+    }
+
+    /// Pruning the searches to the states that can still close the cycle (the
+    /// source's component) or reach the forcing chain's target changes nothing: the
+    /// same cycles, in the same order, and the same forcing chain, state by state.
+    #[test]
+    fn pruned_searches_find_the_same_chains() {
+        let mut ch = Chains::default();
+        let (mut chains, mut cycles) = (0, 0);
+        for (_, b) in positions() {
+            ch.graph.build_all(&b);
+            for (y, x) in [(false, true), (true, false), (true, true)] {
+                ch.graph.view(y, x);
+                chain_sources(&b, x, &mut ch.sources);
+                ch.graph.components(&ch.sources);
+                ch.graph.reach_opposite(&ch.sources);
+                for s in ch.sources.clone() {
+                    let mut runs: Vec<(Vec<Vec<State>>, Option<Vec<State>>)> = Vec::new();
+                    for no_prune in [true, false] {
+                        ch.no_prune = no_prune;
+                        let mut found = Vec::new();
+                        if is_on(s) {
+                            ch.cycles(s, &None, 65, 2);
+                            found = ch.found.iter().map(|&n| chain_states(&ch, n)).collect();
+                        }
+                        let target = if x {
+                            ch.forcing(s, &None, 66, 2).map(|t| chain_states(&ch, t))
+                        } else {
+                            None
+                        };
+                        runs.push((found, target));
+                    }
+                    assert_eq!(runs[0], runs[1], "state {s} (view {y} {x})");
+                    cycles += runs[0].0.len();
+                    chains += runs[0].1.is_some() as usize;
+                }
+            }
+        }
+        ch.no_prune = false;
         assert!(
             chains > 100 && cycles > 100,
             "{chains} chains, {cycles} cycles"

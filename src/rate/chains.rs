@@ -1468,10 +1468,10 @@ pub(super) mod tests {
                 ch.graph.components(&ch.sources);
                 ch.graph.reach_opposite(&ch.sources);
                 for s in ch.sources.clone() {
-                    let mut runs: Vec<(Vec<Vec<State>>, Option<Vec<State>>)> = Vec::new();
+                    let mut runs = Vec::new();
                     for no_prune in [true, false] {
                         ch.no_prune = no_prune;
-                        let mut found = Vec::new();
+                        let mut found: Vec<Vec<State>> = Vec::new();
                         if is_on(s) {
                             ch.cycles(s, &None, 65, 2);
                             found = ch.found.iter().map(|&n| chain_states(&ch, n)).collect();

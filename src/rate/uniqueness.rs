@@ -2,7 +2,7 @@
 //! grave, as Sudoku Explainer rates them (4.5 for a rectangle, 4.6 for a loop of 6,
 //! 4.7 for 8, 5.0 for 10 or more; type 3 adds 0.1 per naked-set digit beyond one).
 
-use super::board::{Board, Cells, HOUSES, HOUSE_MASK, PEERS};
+use super::board::{cells, Board, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::hint::Hint;
 use super::singles::combos;
 
@@ -18,6 +18,8 @@ const MAX_LOOP: usize = 16;
 struct LoopSearch<'a> {
     b: &'a Board,
     pair: u16,
+    /// The cells holding both digits of the pair.
+    pair_cells: Cells,
     path: [usize; MAX_LOOP],
     len: usize,
     /// The path's cells.
@@ -37,6 +39,7 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
     let mut s = LoopSearch {
         b,
         pair: 0,
+        pair_cells: 0,
         path: [0; MAX_LOOP],
         len: 0,
         on_path: 0,
@@ -49,6 +52,10 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
             continue;
         }
         s.pair = m;
+        s.pair_cells = {
+            let (a, z) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
+            b.digit[a] & b.digit[z]
+        };
         s.path[0] = start;
         s.len = 1;
         s.on_path = 1u128 << start;
@@ -60,17 +67,19 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
 
 impl LoopSearch<'_> {
     fn extend(&mut self, cell: usize, allowed: u32, extra: u16, last_type: usize) {
+        // the cells that can come next: those with both digits of the pair, off the
+        // path but for its first cell (which closes a loop); in each house in reading
+        // order, as a scan of the house would meet them
+        let open = self.pair_cells & (!self.on_path | 1u128 << self.path[0]);
         for (t, &h) in houses_of(cell).iter().enumerate() {
             if t == last_type {
                 continue;
             }
-            for &next in &HOUSES[h] {
-                let next = next as usize;
-                if next == self.path[0] && self.len >= 4 {
-                    self.found();
-                    continue;
-                }
-                if self.on_path >> next & 1 != 0 {
+            for next in cells(HOUSE_MASK[h] & open) {
+                if next == self.path[0] {
+                    if self.len >= 4 {
+                        self.found();
+                    }
                     continue;
                 }
                 // A loop holds two cells of each house it touches, at positions of
@@ -83,9 +92,6 @@ impl LoopSearch<'_> {
                     continue;
                 }
                 let m = self.b.cand[next];
-                if m & self.pair != self.pair {
-                    continue;
-                }
                 let new_extra = (extra | m) & !self.pair;
                 let n = m.count_ones();
                 if n == 2 || new_extra.count_ones() == 1 || allowed > 0 {

@@ -1,6 +1,6 @@
 //! Wings: XY-wing (4.2) and XYZ-wing (4.4).
 
-use super::board::{cells, Board, Cells, PEERS};
+use super::board::{cells, Board, Cells, HOUSE_MASK, PEERS};
 use super::hint::Hint;
 
 /// XY-wing (`xyz == false`) or XYZ-wing: a pivot with two bivalue pincers it sees;
@@ -61,7 +61,6 @@ pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
 /// the pattern is removed where it sees all its copies.
 pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
     let mut best: Option<(u8, u32, Hint)> = None;
-    let mut seen_sets: Vec<Cells> = Vec::new();
     let mut sets: Vec<u32> = Vec::new();
     for h in 0..27 {
         let house = &super::board::HOUSES[h];
@@ -86,10 +85,9 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
                 cells_set |= 1u128 << c;
                 biggest = biggest.max(b.cand[c].count_ones());
             }
-            if union.count_ones() != k + 1 || seen_sets.contains(&cells_set) {
+            if union.count_ones() != k + 1 || in_earlier_house(cells_set, h) {
                 continue;
             }
-            seen_sets.push(cells_set);
             let diff = match k {
                 3 => (55 + 1) - (3i32 - biggest as i32).unsigned_abs() as u8,
                 4 => (62 + 2) - (3i32 - biggest as i32).unsigned_abs() as u8,
@@ -161,6 +159,17 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
         }
     }
     best.map(|(_, _, h)| h)
+}
+
+/// Whether a house before `h` (in the order boxes, rows, columns) holds every cell of
+/// `set`: the set was then met there already (whether a cell can take part depends on
+/// the cell alone, so the search of that house found it too).
+fn in_earlier_house(set: Cells, h: usize) -> bool {
+    let c = set.trailing_zeros() as usize;
+    let (r, col) = (c / 9, c % 9);
+    [(r / 3) * 3 + col / 3, 9 + r, 18 + col]
+        .into_iter()
+        .any(|h2| h2 < h && set & !HOUSE_MASK[h2] == 0)
 }
 
 /// The sets of `k` more cells (local indices in `house`) among `usable` below index

@@ -165,6 +165,43 @@ pub(crate) trait Extra {
     const HOUSES: &'static [[u32; 3]];
     /// The cells the branch prefers among cells with two candidates, per band.
     const PREFER: [u32; 3];
+    /// Whether the branch takes the cell of fewest candidates whose guesses failed
+    /// most often so far, then with the most open peers ([`State::busiest`]), instead
+    /// of the first preferred one.
+    const BUSIEST: bool;
+    /// Each cell's peers under these rules (rows, columns, boxes, the extra houses and,
+    /// with them on, the diagonals), per band: what [`State::busiest`] counts.
+    const PEERS: [[u32; 3]; CELLS];
+}
+
+/// Each cell's peers: the cells that share its row, column or box, one of `houses`,
+/// or (with `diagonals`) a diagonal, per band; not the cell itself.
+const fn peers_of(houses: &[[u32; 3]], diagonals: bool) -> [[u32; 3]; CELLS] {
+    let mut t = [[0u32; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (r, k) = (c / 9, c % 9);
+        let mut e = 0;
+        while e < CELLS {
+            let (s, l) = (e / 9, e % 9);
+            let mut seen = r == s || k == l || (r / 3 == s / 3 && k / 3 == l / 3);
+            if diagonals {
+                seen |= (r == k && s == l) || (r + k == 8 && s + l == 8);
+            }
+            let mut h = 0;
+            while h < houses.len() {
+                let m = houses[h];
+                seen |= m[c / 27] >> (c % 27) & 1 != 0 && m[e / 27] >> (e % 27) & 1 != 0;
+                h += 1;
+            }
+            if seen && e != c {
+                t[c][e / 27] |= 1 << (e % 27);
+            }
+            e += 1;
+        }
+        c += 1;
+    }
+    t
 }
 
 /// The cells of rows `rows` and columns `cols` (0-8), per band.
@@ -224,6 +261,8 @@ impl Extra for XRules {
     const DIAGONALS: bool = true;
     const HOUSES: &'static [[u32; 3]] = &[];
     const PREFER: [u32; 3] = ON_DIAGONALS;
+    const BUSIEST: bool = false;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&[], true);
 }
 
 /// Windoku: the windows and the five houses they imply.
@@ -233,6 +272,8 @@ impl Extra for WindokuRules {
     const DIAGONALS: bool = false;
     const HOUSES: &'static [[u32; 3]] = &WINDOKU_HOUSES;
     const PREFER: [u32; 3] = [BAND; 3];
+    const BUSIEST: bool = true;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&WINDOKU_HOUSES, false);
 }
 
 /// Sudoku-X with windoku.
@@ -246,6 +287,8 @@ impl Extra for XWindokuRules {
         ON_DIAGONALS[1] | WINDOW_CELLS[1],
         ON_DIAGONALS[2] | WINDOW_CELLS[2],
     ];
+    const BUSIEST: bool = false;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&WINDOKU_HOUSES, true);
 }
 
 /// The rule sets this search runs: which [`Extra`] a [`Search`] is compiled with.
@@ -506,12 +549,12 @@ macro_rules! compiled_search {
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn $run<R: super::Extra>(
             grid: &crate::grid::Grid,
-            stack: &mut Vec<super::State<$words>>,
+            stack: &mut Vec<super::Entry<$words>>,
             limit: u64,
             found: &mut dyn FnMut(crate::grid::Grid),
         ) -> (u64, u64) {
             // SAFETY: the branch function needs what this function needs.
-            super::run::<_, R>(grid, stack, limit, found, |s| unsafe { $branch::<R>(s) })
+            super::run::<_, R>(grid, stack, limit, found, |s, f| unsafe { $branch::<R>(s, f) })
         }
 
         /// [`super::State::branch`], out of line (see [`super::run`]).
@@ -521,8 +564,11 @@ macro_rules! compiled_search {
         /// As the search it serves.
         #[target_feature(enable = $features)]
         #[inline(never)]
-        unsafe fn $branch<R: super::Extra>(s: &super::State<$words>) -> super::Branch {
-            s.branch::<R>()
+        unsafe fn $branch<R: super::Extra>(
+            s: &super::State<$words>,
+            failures: &[u32; crate::grid::CELLS],
+        ) -> super::Branch {
+            s.branch::<R>(failures)
         }
     };
 }
@@ -1538,6 +1584,10 @@ type Place = (usize, usize, usize);
 /// What to branch on ([`State::branch`]).
 type Branch = (Place, Option<Place>);
 
+/// A position on the search's stack and the cell (0-80) of the guess that made it
+/// (for the failure counts of [`State::busiest`]).
+pub(crate) type Entry<W> = (State<W>, u8);
+
 /// A search position: every (band, digit) word, laid out by `W`.
 #[derive(Clone, Copy)]
 pub(crate) struct State<W> {
@@ -1753,7 +1803,7 @@ impl<W: Words> State<W> {
     /// What to branch on: (band, cell, digit) first, and the other side, a second
     /// placement or (`None`) "not that digit there".
     #[inline(always)]
-    fn branch<R: Extra>(&self) -> Branch {
+    fn branch<R: Extra>(&self, failures: &[u32; CELLS]) -> Branch {
         // A digit with two places on a diagonal: the first, main diagonal first (the
         // band-0 slots hold each digit's places on the whole diagonal).
         let two = if R::DIAGONALS {
@@ -1783,7 +1833,7 @@ impl<W: Words> State<W> {
             return (places[0], Some(places[1]));
         }
         // Cells with two candidates, on a diagonal first.
-        let mut pairs = [0u32; 3];
+        let (mut pairs, mut open) = ([0u32; 3], [0u32; 3]);
         for b in 0..3 {
             let (mut one, mut two, mut three) = (0, 0, 0);
             for d in 0..9 {
@@ -1792,8 +1842,17 @@ impl<W: Words> State<W> {
                 one |= w[b][d];
             }
             pairs[b] = two & !three;
+            open[b] = two;
         }
         let digits = |b: usize, i: usize| (0..9).filter(move |&d| w[b][d] >> i & 1 != 0);
+        if R::BUSIEST {
+            let (b, i) = Self::busiest::<R>(&w, pairs, open, failures);
+            let mut ds = digits(b, i);
+            let d = ds.next().expect("a candidate");
+            // With two candidates, the other side is the second placed at once.
+            let other = (pairs[b] >> i & 1 != 0).then(|| (b, i, ds.next().expect("two")));
+            return ((b, i, d), other);
+        }
         let cell = (0..3)
             .find(|&b| pairs[b] & R::PREFER[b] != 0)
             .map(|b| (b, (pairs[b] & R::PREFER[b]).trailing_zeros() as usize))
@@ -1822,6 +1881,47 @@ impl<W: Words> State<W> {
         ((b, i, d), None)
     }
 
+    /// The open cell (more than one candidate) with the fewest candidates; among
+    /// those, the one whose guesses failed most often so far in this search
+    /// (`failures`, per cell: a position that propagation found dead counts against the
+    /// cell of the guess that made it), then the one with the most open peers
+    /// ([`Extra::PEERS`]), then the first. As the band engine branches under windoku.
+    #[inline(always)]
+    fn busiest<R: Extra>(
+        w: &[[u32; 9]; 3],
+        pairs: [u32; 3],
+        open: [u32; 3],
+        failures: &[u32; CELLS],
+    ) -> (usize, usize) {
+        let any_pair = pairs[0] | pairs[1] | pairs[2] != 0;
+        // (candidates, failures, open peers, band, cell)
+        let mut best = (u32::MAX, 0, 0, 0, 0);
+        for b in 0..3 {
+            let mut cells = if any_pair { pairs[b] } else { open[b] };
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let n = if any_pair {
+                    2
+                } else {
+                    (0..9).map(|d| w[b][d] >> i & 1).sum()
+                };
+                let failed = failures[b * 27 + i];
+                if n > best.0 || (n == best.0 && failed < best.1) {
+                    continue;
+                }
+                let p = &R::PEERS[b * 27 + i];
+                let peers = (p[0] & open[0]).count_ones()
+                    + (p[1] & open[1]).count_ones()
+                    + (p[2] & open[2]).count_ones();
+                if n < best.0 || failed > best.1 || peers > best.2 {
+                    best = (n, failed, peers, b, i);
+                }
+            }
+        }
+        (best.3, best.4)
+    }
+
     /// The grid of a solved position.
     fn grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -1846,16 +1946,20 @@ impl<W: Words> State<W> {
 #[inline(always)]
 pub(crate) fn run<W: Words, R: Extra>(
     grid: &Grid,
-    stack: &mut Vec<State<W>>,
+    stack: &mut Vec<Entry<W>>,
     limit: u64,
     found: &mut dyn FnMut(Grid),
-    branch: impl Fn(&State<W>) -> Branch,
+    branch: impl Fn(&State<W>, &[u32; CELLS]) -> Branch,
 ) -> (u64, u64) {
     stack.clear();
     let (mut solutions, mut guesses) = (0, 0);
     let Some(mut cur) = State::<W>::start(grid) else {
         return (0, 0);
     };
+    // The cell of the guess that made `cur` (none for the start), and per cell the
+    // positions found dead after a guess there (see [`State::busiest`]).
+    let mut last = CELLS as u8;
+    let mut failures = [0u32; CELLS];
     loop {
         match cur.propagate::<R>() {
             Ok(true) => {
@@ -1866,21 +1970,28 @@ pub(crate) fn run<W: Words, R: Extra>(
                 }
             }
             Ok(false) => {
-                let ((b, i, d), other) = branch(&cur);
+                let ((b, i, d), other) = branch(&cur, &failures);
                 let mut next = cur;
                 match other {
                     Some((b2, i2, d2)) => next.assign(b2, i2, d2),
                     None => next.forbid(b, i, d),
                 }
-                stack.push(next);
+                last = (b * 27 + i) as u8;
+                stack.push((next, last));
                 cur.assign(b, i, d);
                 guesses += 1;
                 continue;
             }
-            Err(Dead) => {}
+            Err(Dead) => {
+                if R::BUSIEST {
+                    if let Some(f) = failures.get_mut(usize::from(last)) {
+                        *f += 1;
+                    }
+                }
+            }
         }
         match stack.pop() {
-            Some(next) => cur = next,
+            Some((next, from)) => (cur, last) = (next, from),
             None => break,
         }
     }
@@ -1891,11 +2002,11 @@ pub(crate) fn run<W: Words, R: Extra>(
 #[derive(Clone)]
 pub(crate) enum Search {
     #[cfg(target_arch = "x86_64")]
-    Avx512(Vec<State<Packed<avx512::Avx512>>>),
+    Avx512(Vec<Entry<Packed<avx512::Avx512>>>),
     #[cfg(target_arch = "x86_64")]
-    Avx2Vl(Vec<State<avx2::Banded>>),
+    Avx2Vl(Vec<Entry<avx2::Banded>>),
     #[cfg(target_arch = "x86_64")]
-    Avx2(Vec<State<avx2::Banded>>),
+    Avx2(Vec<Entry<avx2::Banded>>),
 }
 
 impl Search {
@@ -2027,17 +2138,17 @@ mod tests {
     fn plain(
         kind: Kind,
         g: &Grid,
-        stack: &mut Vec<State<Packed<Plain>>>,
+        stack: &mut Vec<Entry<Packed<Plain>>>,
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
         match kind {
             Kind::X => run::<_, XRules>(g, stack, limit, found, State::branch::<XRules>),
             Kind::Windoku => {
-                run::<_, WindokuRules>(g, stack, limit, found, State::branch::<WindokuRules>)
+                run::<_, WindokuRules>(g, stack, limit, found, |s, f| s.branch::<WindokuRules>(f))
             }
             Kind::XWindoku => {
-                run::<_, XWindokuRules>(g, stack, limit, found, State::branch::<XWindokuRules>)
+                run::<_, XWindokuRules>(g, stack, limit, found, |s, f| s.branch::<XWindokuRules>(f))
             }
         }
     }

@@ -1651,7 +1651,7 @@ impl<W: Words> State<W> {
     /// `Ok(true)` if anything changed; `solved` is set when every cell had one
     /// candidate after the naked singles.
     #[inline(always)]
-    fn round<R: Extra>(&mut self, solved: &mut bool) -> Result<bool, Dead> {
+    fn round<R: Extra>(&mut self, solved: &mut bool, seen: &mut (W, W)) -> Result<bool, Dead> {
         let old = self.v;
         // 1. Rows and boxes, word by word.
         let (a, placed, cols, single) = rows_and_boxes(old);
@@ -1696,9 +1696,18 @@ impl<W: Words> State<W> {
             let claiming = W::keep(W::both_others(n1.test_zero(diag)), rest);
             gone = gone.or(pointing).or(claiming);
         }
-        // 6. Extra houses by fixed masks, from the same words.
-        for &m in R::HOUSES {
-            gone = gone.or(Self::house(W::per_band(m), placed, n1)?);
+        // 6. Extra houses by fixed masks, from the same words. A house's removals
+        // depend on its cells' words and placed cells alone: where those are what the
+        // last scan saw (`seen`), they went then, and the scan is skipped.
+        if !R::HOUSES.is_empty() {
+            let changed = n1.xor(seen.0).or(placed.xor(seen.1));
+            for &m in R::HOUSES {
+                let m = W::per_band(m);
+                if changed.any_common(m) {
+                    gone = gone.or(Self::house(m, placed, n1)?);
+                }
+            }
+            *seen = (n1, placed);
         }
         n = n.andn(gone);
         // 5. Columns only one band can supply, from the same words (their columns:
@@ -1792,8 +1801,12 @@ impl<W: Words> State<W> {
     #[inline(always)]
     fn propagate<R: Extra>(&mut self) -> Result<bool, Dead> {
         let mut solved = false;
+        // The words and placed cells the extra houses were last scanned on (none yet:
+        // a house with no candidate in any word has cells without one, which rule 3
+        // finds).
+        let mut seen = (W::splat(0), W::splat(0));
         loop {
-            while self.round::<R>(&mut solved)? {}
+            while self.round::<R>(&mut solved, &mut seen)? {}
             if solved || !(R::DIAGONALS && self.diagonal_pairs()?) {
                 return Ok(solved);
             }

@@ -549,7 +549,7 @@ macro_rules! compiled_search {
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn $run<R: super::Extra>(
             grid: &crate::grid::Grid,
-            stack: &mut Vec<super::Entry<$words>>,
+            stack: &mut super::Stack<$words>,
             limit: u64,
             found: &mut dyn FnMut(crate::grid::Grid),
         ) -> (u64, u64) {
@@ -1588,6 +1588,23 @@ type Branch = (Place, Option<Place>);
 /// (for the failure counts of [`State::busiest`]).
 pub(crate) type Entry<W> = (State<W>, u8);
 
+/// The search's stack: positions to come back to, and for rule sets with extra houses
+/// what their houses were last scanned on (see [`State::propagate`]).
+#[derive(Clone)]
+pub(crate) struct Stack<W> {
+    entries: Vec<Entry<W>>,
+    seen: Vec<(W, W)>,
+}
+
+impl<W> Stack<W> {
+    fn new() -> Stack<W> {
+        Stack {
+            entries: Vec::with_capacity(81),
+            seen: Vec::with_capacity(81),
+        }
+    }
+}
+
 /// A search position: every (band, digit) word, laid out by `W`.
 #[derive(Clone, Copy)]
 pub(crate) struct State<W> {
@@ -1799,14 +1816,16 @@ impl<W: Words> State<W> {
 
     /// Propagate until nothing changes. `Ok(true)` when solved.
     #[inline(always)]
-    fn propagate<R: Extra>(&mut self) -> Result<bool, Dead> {
+    ///
+    /// `seen` is the words and placed cells the extra houses were last scanned on (the
+    /// removals of a house's scan on them are gone from the words): zero when there was
+    /// none (a house with no candidate in any word has cells without one, which rule 3
+    /// finds), or after a propagation, what it left, valid for the position and for
+    /// positions made from it by guesses.
+    fn propagate<R: Extra>(&mut self, seen: &mut (W, W)) -> Result<bool, Dead> {
         let mut solved = false;
-        // The words and placed cells the extra houses were last scanned on (none yet:
-        // a house with no candidate in any word has cells without one, which rule 3
-        // finds).
-        let mut seen = (W::splat(0), W::splat(0));
         loop {
-            while self.round::<R>(&mut solved, &mut seen)? {}
+            while self.round::<R>(&mut solved, seen)? {}
             if solved || !(R::DIAGONALS && self.diagonal_pairs()?) {
                 return Ok(solved);
             }
@@ -1959,22 +1978,24 @@ impl<W: Words> State<W> {
 #[inline(always)]
 pub(crate) fn run<W: Words, R: Extra>(
     grid: &Grid,
-    stack: &mut Vec<Entry<W>>,
+    stack: &mut Stack<W>,
     limit: u64,
     found: &mut dyn FnMut(Grid),
     branch: impl Fn(&State<W>, &[u32; CELLS]) -> Branch,
 ) -> (u64, u64) {
-    stack.clear();
+    stack.entries.clear();
+    stack.seen.clear();
     let (mut solutions, mut guesses) = (0, 0);
     let Some(mut cur) = State::<W>::start(grid) else {
         return (0, 0);
     };
+    let mut seen = (W::splat(0), W::splat(0));
     // The cell of the guess that made `cur` (none for the start), and per cell the
     // positions found dead after a guess there (see [`State::busiest`]).
     let mut last = CELLS as u8;
     let mut failures = [0u32; CELLS];
     loop {
-        match cur.propagate::<R>() {
+        match cur.propagate::<R>(&mut seen) {
             Ok(true) => {
                 found(cur.grid());
                 solutions += 1;
@@ -1990,7 +2011,10 @@ pub(crate) fn run<W: Words, R: Extra>(
                     None => next.forbid(b, i, d),
                 }
                 last = (b * 27 + i) as u8;
-                stack.push((next, last));
+                stack.entries.push((next, last));
+                if !R::HOUSES.is_empty() {
+                    stack.seen.push(seen);
+                }
                 cur.assign(b, i, d);
                 guesses += 1;
                 continue;
@@ -2003,9 +2027,12 @@ pub(crate) fn run<W: Words, R: Extra>(
                 }
             }
         }
-        match stack.pop() {
+        match stack.entries.pop() {
             Some((next, from)) => (cur, last) = (next, from),
             None => break,
+        }
+        if !R::HOUSES.is_empty() {
+            seen = stack.seen.pop().expect("pushed with the position");
         }
     }
     (solutions, guesses)
@@ -2015,11 +2042,11 @@ pub(crate) fn run<W: Words, R: Extra>(
 #[derive(Clone)]
 pub(crate) enum Search {
     #[cfg(target_arch = "x86_64")]
-    Avx512(Vec<Entry<Packed<avx512::Avx512>>>),
+    Avx512(Stack<Packed<avx512::Avx512>>),
     #[cfg(target_arch = "x86_64")]
-    Avx2Vl(Vec<Entry<avx2::Banded>>),
+    Avx2Vl(Stack<avx2::Banded>),
     #[cfg(target_arch = "x86_64")]
-    Avx2(Vec<Entry<avx2::Banded>>),
+    Avx2(Stack<avx2::Banded>),
 }
 
 impl Search {
@@ -2039,14 +2066,12 @@ impl Search {
             for o in &order[from..] {
                 match o {
                     Vectors::Avx512 if avx512::available() => {
-                        return Some(Search::Avx512(Vec::with_capacity(81)))
+                        return Some(Search::Avx512(Stack::new()))
                     }
                     Vectors::Avx2Vl if avx2::available_vl() => {
-                        return Some(Search::Avx2Vl(Vec::with_capacity(81)))
+                        return Some(Search::Avx2Vl(Stack::new()))
                     }
-                    Vectors::Avx2 if avx2::available() => {
-                        return Some(Search::Avx2(Vec::with_capacity(81)))
-                    }
+                    Vectors::Avx2 if avx2::available() => return Some(Search::Avx2(Stack::new())),
                     _ => {}
                 }
             }
@@ -2151,7 +2176,7 @@ mod tests {
     fn plain(
         kind: Kind,
         g: &Grid,
-        stack: &mut Vec<Entry<Packed<Plain>>>,
+        stack: &mut Stack<Packed<Plain>>,
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
@@ -2173,7 +2198,7 @@ mod tests {
     ) {
         for (kind, rules) in KINDS {
             let (v, grids) = puzzles(rules);
-            let mut stack = Vec::new();
+            let mut stack = Stack::new();
             for g in &grids {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let by_vectors = search(kind, g, &mut |s| a.push(s));
@@ -2231,7 +2256,7 @@ mod tests {
         for (kind, rules) in KINDS {
             let (v, grids) = puzzles(rules);
             let mut bands = super::super::bands::Engine::new(&v, Vectors::Scalar);
-            let mut stack = Vec::new();
+            let mut stack = Stack::new();
             for g in &grids {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let (n, _) = plain(kind, g, &mut stack, 200, &mut |s| a.push(s));
@@ -2307,7 +2332,7 @@ mod tests {
             let mut s = State {
                 v: Packed::<Plain>::from_words(&w),
             };
-            let done = s.propagate::<R>();
+            let done = s.propagate::<R>(&mut (Packed::splat(0), Packed::splat(0)));
             assert!(done.is_ok(), "{rules}: dead around {sol}");
             let after = s.words();
             for c in 0..CELLS {

@@ -53,8 +53,14 @@
 //!    house (two placed in one band's part are a contradiction); a house without a
 //!    place for a digit is a contradiction; a digit whose places in the house all lie
 //!    in one row or one box of one band leaves the rest of that row or box (a hidden
-//!    single in the house is such a place, which the next round's rule 1 places).
-//!    From the same words as rules 3 to 5, its removals at the end of the round.
+//!    single in the house is such a place, which the next round's rule 1 places),
+//!    and one whose places in the house all lie in one column, over all bands, leaves
+//!    the rest of that column. From the same words as rules 3 to 5, its removals at
+//!    the end of the round. A house's removals depend on its own cells' words and
+//!    placed cells alone, so a house whose cells are what its last scan saw is
+//!    skipped (the words it was last scanned on go with each position, and to the
+//!    positions a guess makes from it): on the bench's windoku puzzles 141K -> 170K
+//!    puzzles a second.
 //!
 //! A rule set is an [`Extra`] implementation: whether the diagonals are on (rules 4,
 //! the diagonal pairs and the diagonal branch) and its extra houses. X is the one
@@ -63,7 +69,9 @@
 //! search compiles to what it was before rule 6). Pointing from the band's rows and
 //! boxes into the houses, and claiming and pointing through columns, were tried in
 //! rule 6 on the 200 windoku puzzles of `data/`: 4.83 guesses a puzzle to 4.62 and
-//! 4.32, but each house's round got dearer by more than the guesses saved.
+//! 4.32, but each house's round got dearer by more than the guesses saved; since
+//! unchanged houses are skipped, claiming through columns pays (see
+//! [`State::column_claims`]).
 //!
 //! Rounds repeat until one changes nothing; an empty word, cell or column is a
 //! contradiction. Then one more rule, which seldom finds anything: a digit with two
@@ -80,10 +88,15 @@
 //! The search branches as the band engine does under the diagonals: on a digit with
 //! two places left on a diagonal (both placements are tried), else on the first cell
 //! with two candidates, preferring cells on a diagonal (and under x,windoku in a
-//! window), else on a cell with the fewest. Under windoku alone, the first cell with
-//! two candidates (preferring window cells: 4.83 guesses a puzzle on `data/`'s 200
-//! windoku puzzles, 5.78 on 300 others; none preferred: 4.46 and 5.55; a digit with
-//! two places left in a house first, as under the diagonals: 9.1).
+//! window), else on a cell with the fewest. Under windoku and x,windoku, after the
+//! diagonal digits, on the cell of fewest candidates whose guesses failed most often
+//! so far in the search, then with the most open peers, as the band engine does under
+//! windoku ([`State::busiest`]; on the bench's 100 generated puzzles, 5.5 -> 5.2
+//! guesses a puzzle under windoku, 53.1 -> 50.7 under x,windoku). Before that, under
+//! windoku the first cell with two candidates (preferring window cells: 4.83 guesses
+//! a puzzle on `data/`'s 200 windoku puzzles, 5.78 on 300 others; none preferred:
+//! 4.46 and 5.55; a digit with two places left in a house first, as under the
+//! diagonals: 9.1; under x,windoku, 97.5 on the bench's puzzles).
 //!
 //! The rules are written once over [`Words`], the 27 words of a position, with two
 //! layouts:
@@ -163,8 +176,46 @@ pub(crate) trait Extra {
     /// Extra houses, each as its cells per band (the bands' parts use disjoint bit
     /// positions, as rows 0-2 of a band do, so that ORing them counts places).
     const HOUSES: &'static [[u32; 3]];
-    /// The cells the branch prefers among cells with two candidates, per band.
+    /// The cells the branch prefers among cells with two candidates, per band (unless
+    /// [`Extra::BUSIEST`]).
     const PREFER: [u32; 3];
+    /// Whether the branch takes the cell of fewest candidates whose guesses failed
+    /// most often so far, then with the most open peers ([`State::busiest`]), instead
+    /// of the first preferred one.
+    const BUSIEST: bool;
+    /// Each cell's peers under these rules (rows, columns, boxes, the extra houses and,
+    /// with them on, the diagonals), per band: what [`State::busiest`] counts.
+    const PEERS: [[u32; 3]; CELLS];
+}
+
+/// Each cell's peers: the cells that share its row, column or box, one of `houses`,
+/// or (with `diagonals`) a diagonal, per band; not the cell itself.
+const fn peers_of(houses: &[[u32; 3]], diagonals: bool) -> [[u32; 3]; CELLS] {
+    let mut t = [[0u32; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (r, k) = (c / 9, c % 9);
+        let mut e = 0;
+        while e < CELLS {
+            let (s, l) = (e / 9, e % 9);
+            let mut seen = r == s || k == l || (r / 3 == s / 3 && k / 3 == l / 3);
+            if diagonals {
+                seen |= (r == k && s == l) || (r + k == 8 && s + l == 8);
+            }
+            let mut h = 0;
+            while h < houses.len() {
+                let m = houses[h];
+                seen |= m[c / 27] >> (c % 27) & 1 != 0 && m[e / 27] >> (e % 27) & 1 != 0;
+                h += 1;
+            }
+            if seen && e != c {
+                t[c][e / 27] |= 1 << (e % 27);
+            }
+            e += 1;
+        }
+        c += 1;
+    }
+    t
 }
 
 /// The cells of rows `rows` and columns `cols` (0-8), per band.
@@ -224,6 +275,8 @@ impl Extra for XRules {
     const DIAGONALS: bool = true;
     const HOUSES: &'static [[u32; 3]] = &[];
     const PREFER: [u32; 3] = ON_DIAGONALS;
+    const BUSIEST: bool = false;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&[], true);
 }
 
 /// Windoku: the windows and the five houses they imply.
@@ -233,6 +286,8 @@ impl Extra for WindokuRules {
     const DIAGONALS: bool = false;
     const HOUSES: &'static [[u32; 3]] = &WINDOKU_HOUSES;
     const PREFER: [u32; 3] = [BAND; 3];
+    const BUSIEST: bool = true;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&WINDOKU_HOUSES, false);
 }
 
 /// Sudoku-X with windoku.
@@ -246,6 +301,10 @@ impl Extra for XWindokuRules {
         ON_DIAGONALS[1] | WINDOW_CELLS[1],
         ON_DIAGONALS[2] | WINDOW_CELLS[2],
     ];
+    // After a digit with two places on a diagonal: 100 generated puzzles (the bench's)
+    // 53.1 guesses a puzzle with the first preferred cell, 50.7 with this.
+    const BUSIEST: bool = true;
+    const PEERS: [[u32; 3]; CELLS] = peers_of(&WINDOKU_HOUSES, true);
 }
 
 /// The rule sets this search runs: which [`Extra`] a [`Search`] is compiled with.
@@ -506,12 +565,12 @@ macro_rules! compiled_search {
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn $run<R: super::Extra>(
             grid: &crate::grid::Grid,
-            stack: &mut Vec<super::State<$words>>,
+            stack: &mut super::Stack<$words>,
             limit: u64,
             found: &mut dyn FnMut(crate::grid::Grid),
         ) -> (u64, u64) {
             // SAFETY: the branch function needs what this function needs.
-            super::run::<_, R>(grid, stack, limit, found, |s| unsafe { $branch::<R>(s) })
+            super::run::<_, R>(grid, stack, limit, found, |s, f| unsafe { $branch::<R>(s, f) })
         }
 
         /// [`super::State::branch`], out of line (see [`super::run`]).
@@ -521,8 +580,11 @@ macro_rules! compiled_search {
         /// As the search it serves.
         #[target_feature(enable = $features)]
         #[inline(never)]
-        unsafe fn $branch<R: super::Extra>(s: &super::State<$words>) -> super::Branch {
-            s.branch::<R>()
+        unsafe fn $branch<R: super::Extra>(
+            s: &super::State<$words>,
+            failures: &[u32; crate::grid::CELLS],
+        ) -> super::Branch {
+            s.branch::<R>(failures)
         }
     };
 }
@@ -1538,6 +1600,27 @@ type Place = (usize, usize, usize);
 /// What to branch on ([`State::branch`]).
 type Branch = (Place, Option<Place>);
 
+/// A position on the search's stack and the cell (0-80) of the guess that made it
+/// (for the failure counts of [`State::busiest`]).
+pub(crate) type Entry<W> = (State<W>, u8);
+
+/// The search's stack: positions to come back to, and for rule sets with extra houses
+/// what their houses were last scanned on (see [`State::propagate`]).
+#[derive(Clone)]
+pub(crate) struct Stack<W> {
+    entries: Vec<Entry<W>>,
+    seen: Vec<(W, W)>,
+}
+
+impl<W> Stack<W> {
+    fn new() -> Stack<W> {
+        Stack {
+            entries: Vec::with_capacity(81),
+            seen: Vec::with_capacity(81),
+        }
+    }
+}
+
 /// A search position: every (band, digit) word, laid out by `W`.
 #[derive(Clone, Copy)]
 pub(crate) struct State<W> {
@@ -1601,7 +1684,7 @@ impl<W: Words> State<W> {
     /// `Ok(true)` if anything changed; `solved` is set when every cell had one
     /// candidate after the naked singles.
     #[inline(always)]
-    fn round<R: Extra>(&mut self, solved: &mut bool) -> Result<bool, Dead> {
+    fn round<R: Extra>(&mut self, solved: &mut bool, seen: &mut (W, W)) -> Result<bool, Dead> {
         let old = self.v;
         // 1. Rows and boxes, word by word.
         let (a, placed, cols, single) = rows_and_boxes(old);
@@ -1646,9 +1729,18 @@ impl<W: Words> State<W> {
             let claiming = W::keep(W::both_others(n1.test_zero(diag)), rest);
             gone = gone.or(pointing).or(claiming);
         }
-        // 6. Extra houses by fixed masks, from the same words.
-        for &m in R::HOUSES {
-            gone = gone.or(Self::house(W::per_band(m), placed, n1)?);
+        // 6. Extra houses by fixed masks, from the same words. A house's removals
+        // depend on its cells' words and placed cells alone: where those are what the
+        // last scan saw (`seen`), they went then, and the scan is skipped.
+        if !R::HOUSES.is_empty() {
+            let changed = n1.xor(seen.0).or(placed.xor(seen.1));
+            for &m in R::HOUSES {
+                let m = W::per_band(m);
+                if changed.any_common(m) {
+                    gone = gone.or(Self::house(m, placed, n1)?);
+                }
+            }
+            *seen = (n1, placed);
         }
         n = n.andn(gone);
         // 5. Columns only one band can supply, from the same words (their columns:
@@ -1686,9 +1778,11 @@ impl<W: Words> State<W> {
         let f = p.test(p);
         let peers = W::keep(W::any_other(f), m).or(W::keep(f, m.andn(placed)));
         let c = n1.and(m);
-        if c.or(c.other_bands()).any_zero() {
+        let all = c.or(c.other_bands());
+        if all.any_zero() {
             return Err(Dead);
         }
+        let col_claims = Self::column_claims(m, all);
         let alone = W::both_others(c.test_zero(c));
         let rows = row_fill(c);
         let starts = rows.and(W::splat(ROW_STARTS));
@@ -1702,7 +1796,20 @@ impl<W: Words> State<W> {
         let boxes = spread_lanes(stacks.or(stacks.shl::<1>()).or(stacks.shl::<2>()));
         let claims = W::keep(W::both(alone, one_row), rows.andn(m))
             .or(W::keep(W::both(alone, one_box), boxes.andn(m)));
-        Ok(peers.or(claims))
+        Ok(peers.or(claims).or(col_claims))
+    }
+
+    /// Claiming through columns, for extra house `m` (each slot its band's part) and
+    /// `all`, each slot the digit's places in the house in every band (their parts use
+    /// disjoint bit positions): a digit whose places in the house all lie in one column
+    /// leaves the rest of that column, in every band. (On the bench's 100 generated
+    /// puzzles, 5.2 -> 4.8 guesses a puzzle under windoku, 50.7 -> 45.4 under
+    /// x,windoku.)
+    #[inline(always)]
+    fn column_claims(m: W, all: W) -> W {
+        let cols = fold(all);
+        let one = cols.test_zero(cols.dec());
+        W::keep(one, spread_lanes(cols).andn(m))
     }
 
     /// A digit's places on diagonal `h`: in its own band, and in every band.
@@ -1740,10 +1847,16 @@ impl<W: Words> State<W> {
 
     /// Propagate until nothing changes. `Ok(true)` when solved.
     #[inline(always)]
-    fn propagate<R: Extra>(&mut self) -> Result<bool, Dead> {
+    ///
+    /// `seen` is the words and placed cells the extra houses were last scanned on (the
+    /// removals of a house's scan on them are gone from the words): zero when there was
+    /// none (a house with no candidate in any word has cells without one, which rule 3
+    /// finds), or after a propagation, what it left, valid for the position and for
+    /// positions made from it by guesses.
+    fn propagate<R: Extra>(&mut self, seen: &mut (W, W)) -> Result<bool, Dead> {
         let mut solved = false;
         loop {
-            while self.round::<R>(&mut solved)? {}
+            while self.round::<R>(&mut solved, seen)? {}
             if solved || !(R::DIAGONALS && self.diagonal_pairs()?) {
                 return Ok(solved);
             }
@@ -1753,7 +1866,7 @@ impl<W: Words> State<W> {
     /// What to branch on: (band, cell, digit) first, and the other side, a second
     /// placement or (`None`) "not that digit there".
     #[inline(always)]
-    fn branch<R: Extra>(&self) -> Branch {
+    fn branch<R: Extra>(&self, failures: &[u32; CELLS]) -> Branch {
         // A digit with two places on a diagonal: the first, main diagonal first (the
         // band-0 slots hold each digit's places on the whole diagonal).
         let two = if R::DIAGONALS {
@@ -1783,7 +1896,7 @@ impl<W: Words> State<W> {
             return (places[0], Some(places[1]));
         }
         // Cells with two candidates, on a diagonal first.
-        let mut pairs = [0u32; 3];
+        let (mut pairs, mut open) = ([0u32; 3], [0u32; 3]);
         for b in 0..3 {
             let (mut one, mut two, mut three) = (0, 0, 0);
             for d in 0..9 {
@@ -1792,8 +1905,17 @@ impl<W: Words> State<W> {
                 one |= w[b][d];
             }
             pairs[b] = two & !three;
+            open[b] = two;
         }
         let digits = |b: usize, i: usize| (0..9).filter(move |&d| w[b][d] >> i & 1 != 0);
+        if R::BUSIEST {
+            let (b, i) = Self::busiest::<R>(&w, pairs, open, failures);
+            let mut ds = digits(b, i);
+            let d = ds.next().expect("a candidate");
+            // With two candidates, the other side is the second placed at once.
+            let other = (pairs[b] >> i & 1 != 0).then(|| (b, i, ds.next().expect("two")));
+            return ((b, i, d), other);
+        }
         let cell = (0..3)
             .find(|&b| pairs[b] & R::PREFER[b] != 0)
             .map(|b| (b, (pairs[b] & R::PREFER[b]).trailing_zeros() as usize))
@@ -1822,6 +1944,47 @@ impl<W: Words> State<W> {
         ((b, i, d), None)
     }
 
+    /// The open cell (more than one candidate) with the fewest candidates; among
+    /// those, the one whose guesses failed most often so far in this search
+    /// (`failures`, per cell: a position that propagation found dead counts against the
+    /// cell of the guess that made it), then the one with the most open peers
+    /// ([`Extra::PEERS`]), then the first. As the band engine branches under windoku.
+    #[inline(always)]
+    fn busiest<R: Extra>(
+        w: &[[u32; 9]; 3],
+        pairs: [u32; 3],
+        open: [u32; 3],
+        failures: &[u32; CELLS],
+    ) -> (usize, usize) {
+        let any_pair = pairs[0] | pairs[1] | pairs[2] != 0;
+        // (candidates, failures, open peers, band, cell)
+        let mut best = (u32::MAX, 0, 0, 0, 0);
+        for b in 0..3 {
+            let mut cells = if any_pair { pairs[b] } else { open[b] };
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let n = if any_pair {
+                    2
+                } else {
+                    (0..9).map(|d| w[b][d] >> i & 1).sum()
+                };
+                let failed = failures[b * 27 + i];
+                if n > best.0 || (n == best.0 && failed < best.1) {
+                    continue;
+                }
+                let p = &R::PEERS[b * 27 + i];
+                let peers = (p[0] & open[0]).count_ones()
+                    + (p[1] & open[1]).count_ones()
+                    + (p[2] & open[2]).count_ones();
+                if n < best.0 || failed > best.1 || peers > best.2 {
+                    best = (n, failed, peers, b, i);
+                }
+            }
+        }
+        (best.3, best.4)
+    }
+
     /// The grid of a solved position.
     fn grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -1846,18 +2009,24 @@ impl<W: Words> State<W> {
 #[inline(always)]
 pub(crate) fn run<W: Words, R: Extra>(
     grid: &Grid,
-    stack: &mut Vec<State<W>>,
+    stack: &mut Stack<W>,
     limit: u64,
     found: &mut dyn FnMut(Grid),
-    branch: impl Fn(&State<W>) -> Branch,
+    branch: impl Fn(&State<W>, &[u32; CELLS]) -> Branch,
 ) -> (u64, u64) {
-    stack.clear();
+    stack.entries.clear();
+    stack.seen.clear();
     let (mut solutions, mut guesses) = (0, 0);
     let Some(mut cur) = State::<W>::start(grid) else {
         return (0, 0);
     };
+    let mut seen = (W::splat(0), W::splat(0));
+    // The cell of the guess that made `cur` (none for the start), and per cell the
+    // positions found dead after a guess there (see [`State::busiest`]).
+    let mut last = CELLS as u8;
+    let mut failures = [0u32; CELLS];
     loop {
-        match cur.propagate::<R>() {
+        match cur.propagate::<R>(&mut seen) {
             Ok(true) => {
                 found(cur.grid());
                 solutions += 1;
@@ -1866,22 +2035,35 @@ pub(crate) fn run<W: Words, R: Extra>(
                 }
             }
             Ok(false) => {
-                let ((b, i, d), other) = branch(&cur);
+                let ((b, i, d), other) = branch(&cur, &failures);
                 let mut next = cur;
                 match other {
                     Some((b2, i2, d2)) => next.assign(b2, i2, d2),
                     None => next.forbid(b, i, d),
                 }
-                stack.push(next);
+                last = (b * 27 + i) as u8;
+                stack.entries.push((next, last));
+                if !R::HOUSES.is_empty() {
+                    stack.seen.push(seen);
+                }
                 cur.assign(b, i, d);
                 guesses += 1;
                 continue;
             }
-            Err(Dead) => {}
+            Err(Dead) => {
+                if R::BUSIEST {
+                    if let Some(f) = failures.get_mut(usize::from(last)) {
+                        *f += 1;
+                    }
+                }
+            }
         }
-        match stack.pop() {
-            Some(next) => cur = next,
+        match stack.entries.pop() {
+            Some((next, from)) => (cur, last) = (next, from),
             None => break,
+        }
+        if !R::HOUSES.is_empty() {
+            seen = stack.seen.pop().expect("pushed with the position");
         }
     }
     (solutions, guesses)
@@ -1891,11 +2073,11 @@ pub(crate) fn run<W: Words, R: Extra>(
 #[derive(Clone)]
 pub(crate) enum Search {
     #[cfg(target_arch = "x86_64")]
-    Avx512(Vec<State<Packed<avx512::Avx512>>>),
+    Avx512(Stack<Packed<avx512::Avx512>>),
     #[cfg(target_arch = "x86_64")]
-    Avx2Vl(Vec<State<avx2::Banded>>),
+    Avx2Vl(Stack<avx2::Banded>),
     #[cfg(target_arch = "x86_64")]
-    Avx2(Vec<State<avx2::Banded>>),
+    Avx2(Stack<avx2::Banded>),
 }
 
 impl Search {
@@ -1915,14 +2097,12 @@ impl Search {
             for o in &order[from..] {
                 match o {
                     Vectors::Avx512 if avx512::available() => {
-                        return Some(Search::Avx512(Vec::with_capacity(81)))
+                        return Some(Search::Avx512(Stack::new()))
                     }
                     Vectors::Avx2Vl if avx2::available_vl() => {
-                        return Some(Search::Avx2Vl(Vec::with_capacity(81)))
+                        return Some(Search::Avx2Vl(Stack::new()))
                     }
-                    Vectors::Avx2 if avx2::available() => {
-                        return Some(Search::Avx2(Vec::with_capacity(81)))
-                    }
+                    Vectors::Avx2 if avx2::available() => return Some(Search::Avx2(Stack::new())),
                     _ => {}
                 }
             }
@@ -2027,17 +2207,17 @@ mod tests {
     fn plain(
         kind: Kind,
         g: &Grid,
-        stack: &mut Vec<State<Packed<Plain>>>,
+        stack: &mut Stack<Packed<Plain>>,
         limit: u64,
         found: &mut dyn FnMut(Grid),
     ) -> (u64, u64) {
         match kind {
             Kind::X => run::<_, XRules>(g, stack, limit, found, State::branch::<XRules>),
             Kind::Windoku => {
-                run::<_, WindokuRules>(g, stack, limit, found, State::branch::<WindokuRules>)
+                run::<_, WindokuRules>(g, stack, limit, found, |s, f| s.branch::<WindokuRules>(f))
             }
             Kind::XWindoku => {
-                run::<_, XWindokuRules>(g, stack, limit, found, State::branch::<XWindokuRules>)
+                run::<_, XWindokuRules>(g, stack, limit, found, |s, f| s.branch::<XWindokuRules>(f))
             }
         }
     }
@@ -2049,7 +2229,7 @@ mod tests {
     ) {
         for (kind, rules) in KINDS {
             let (v, grids) = puzzles(rules);
-            let mut stack = Vec::new();
+            let mut stack = Stack::new();
             for g in &grids {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let by_vectors = search(kind, g, &mut |s| a.push(s));
@@ -2107,7 +2287,7 @@ mod tests {
         for (kind, rules) in KINDS {
             let (v, grids) = puzzles(rules);
             let mut bands = super::super::bands::Engine::new(&v, Vectors::Scalar);
-            let mut stack = Vec::new();
+            let mut stack = Stack::new();
             for g in &grids {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let (n, _) = plain(kind, g, &mut stack, 200, &mut |s| a.push(s));
@@ -2183,7 +2363,7 @@ mod tests {
             let mut s = State {
                 v: Packed::<Plain>::from_words(&w),
             };
-            let done = s.propagate::<R>();
+            let done = s.propagate::<R>(&mut (Packed::splat(0), Packed::splat(0)));
             assert!(done.is_ok(), "{rules}: dead around {sol}");
             let after = s.words();
             for c in 0..CELLS {
@@ -2207,6 +2387,59 @@ mod tests {
         propagation_keeps_the_solution::<XRules>("x");
         propagation_keeps_the_solution::<WindokuRules>("windoku");
         propagation_keeps_the_solution::<XWindokuRules>("x,windoku");
+    }
+
+    /// Claiming through columns removes, on random positions around a windoku
+    /// solution, exactly what its definition says (cell by cell: a digit whose places
+    /// in a house all lie in one column leaves that column's other cells), never a
+    /// candidate of the solution, and something on many positions.
+    #[test]
+    fn column_claims_remove_what_their_definition_says() {
+        let v = Variant::new(RuleSet::only(Rule::Windoku), None).unwrap();
+        let mut rng = Rng::new(37);
+        let mut claimed = 0;
+        for round in 0..1000u64 {
+            let sol = random_solution(&v, &mut rng).unwrap();
+            let mut w = [[0u32; 9]; 3];
+            for c in 0..CELLS {
+                w[c / 27][usize::from(sol.get(c)) - 1] |= 1 << (c % 27);
+            }
+            for b in 0..3 {
+                for d in 0..9 {
+                    for i in 0..27 {
+                        if rng.below(20) <= round % 10 {
+                            w[b][d] |= 1 << i;
+                        }
+                    }
+                }
+            }
+            let x = Packed::<Plain>::from_words(&w);
+            for &m in &WINDOKU_HOUSES {
+                let c = x.and(Packed::<Plain>::per_band(m));
+                let all = c.or(c.other_bands());
+                let got = State::<Packed<Plain>>::column_claims(Packed::<Plain>::per_band(m), all)
+                    .to_words();
+                let inside = |cell: usize| m[cell / 27] >> (cell % 27) & 1 != 0;
+                for d in 0..9 {
+                    let has = |cell: usize| w[cell / 27][d] >> (cell % 27) & 1 != 0;
+                    let cols: Vec<usize> = (0..CELLS)
+                        .filter(|&cell| inside(cell) && has(cell))
+                        .map(|cell| cell % 9)
+                        .collect();
+                    let col = cols.first().filter(|&&k| cols.iter().all(|&j| j == k));
+                    for cell in 0..CELLS {
+                        let want = col.is_some_and(|&k| cell % 9 == k && !inside(cell));
+                        let gone = got[cell / 27][d] >> (cell % 27) & 1 != 0;
+                        assert_eq!(gone, want, "{sol} digit {} cell {cell}", d + 1);
+                        if gone && has(cell) {
+                            assert_ne!(usize::from(sol.get(cell)), d + 1, "lost {sol}");
+                            claimed += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(claimed > 500, "{claimed}");
     }
 
     /// Each extra-house rule (peers of a placed cell, empty houses, claiming) finds

@@ -1770,8 +1770,8 @@ impl State {
     /// "dom/wdeg" of constraint solvers) instead, ties as above, and the counts fade
     /// ([`FADE_EVERY`]). On 200 non-consecutive minimal puzzles (100 generated and
     /// `data/non-consecutive_100.txt`), limit 2: 5,205 guesses a puzzle to 4,724 by the
-    /// ratio, 4,491 with the fading as well (0.91 of the CPU time); anti-knight
-    /// (`data/anti-knight_200.txt`) 79.9 to 77.0. On x,anti-knight the ratio raised them
+    /// ratio, 4,439 with the fading as well (about 0.89 of the CPU time); anti-knight
+    /// (`data/anti-knight_200.txt`) 79.9 to 77.0 (fading every 64). On x,anti-knight the ratio raised them
     /// (493 to 576), hence not under the diagonals; anti-king's branch cells nearly
     /// always have two candidates (no change there).
     #[inline(always)]
@@ -1831,8 +1831,13 @@ impl State {
 
 /// Under [`Kinds::weighted`], every this many dead positions each cell's failure
 /// count loses a quarter, so that the cells failing lately count most (as the
-/// decaying activity of SAT solvers' branching).
-const FADE_EVERY: u32 = 64;
+/// decaying activity of SAT solvers' branching). Guesses a puzzle on 200
+/// non-consecutive minimal puzzles (100 generated and `data/non-consecutive_100.txt`)
+/// and on 100 others generated with another seed, limit 2, by how often: every 16
+/// 4,865 (the first sample), 32 4,578, 64 4,491 and 4,526, 128 4,442 and 4,238, 256
+/// 4,439 and 4,230, 512 4,627 and 4,344, never 4,711 and 4,491; losing half every 64
+/// 4,669.
+const FADE_EVERY: u32 = 256;
 
 /// A guess: `digit` in cell `cell` of band `band` first; the other side is `other`
 /// (slot, cell) placed when the choice is two-way, else "not that digit there".
@@ -1868,7 +1873,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
             if let Some(f) = failures.get_mut(usize::from(cur.last)) {
                 *f += 1;
                 failed += 1;
-                if t.kinds.weighted && failed % FADE_EVERY == 0 {
+                if t.kinds.weighted && failed.is_multiple_of(FADE_EVERY) {
                     for f in failures.iter_mut() {
                         *f -= *f / 4;
                     }
@@ -2086,6 +2091,58 @@ mod tests {
             }
         }
         s
+    }
+
+    /// With `weighted` and no two-candidate cell, the branch cell is the open cell of
+    /// fewest candidates per failure plus one (compared as exact fractions), then of
+    /// fewest candidates, then of most open peers, the first such in cell order:
+    /// against that order written out, on random positions and failure counts.
+    #[test]
+    fn weighted_branch_cell_is_the_fewest_candidates_per_failure() {
+        let mut rng = Rng::new(23);
+        let v = Variant::new("non-consecutive".parse().unwrap(), None).unwrap();
+        let engine = Engine::new(&v, Vectors::Scalar);
+        let peers = &*engine.all_peers;
+        let grids: Vec<Grid> = (0..4)
+            .map(|_| random_solution(&v, &mut rng).unwrap())
+            .collect();
+        let mut differs = 0;
+        for round in 0..600u64 {
+            let sol = grids[round as usize % grids.len()];
+            let s = position(&sol, &mut rng, (round % 30) as usize, 1 + round % 6);
+            assert_eq!(s.pairs, [0; 3]);
+            let failures: [u32; CELLS] = std::array::from_fn(|_| {
+                let f = rng.below(1 + round % 40) as u32;
+                f * u32::from(rng.below(3) == 0)
+            });
+            // (n, failed, open peers, cell) of every open cell.
+            let open: Vec<(u64, u64, u32, usize)> = (0..CELLS)
+                .filter(|&c| s.unsolved[c / 27] >> (c % 27) & 1 != 0)
+                .map(|c| {
+                    let n = s.digits_at(c / 27, c % 27).count_ones();
+                    let p = &peers[c];
+                    let open_peers = (0..3).map(|b| (p[b] & s.unsolved[b]).count_ones()).sum();
+                    (u64::from(n), u64::from(failures[c]), open_peers, c)
+                })
+                .collect();
+            if open.is_empty() {
+                continue;
+            }
+            let mut want = open[0];
+            for &x in &open[1..] {
+                let (this, that) = (x.0 * (want.1 + 1), want.0 * (x.1 + 1));
+                let better = this < that
+                    || (this == that && (x.0 < want.0 || (x.0 == want.0 && x.2 > want.2)));
+                if better {
+                    want = x;
+                }
+            }
+            let (b, i) = s.busiest_cell(peers, &failures, true);
+            assert_eq!(b * 27 + i, want.3, "round {round}");
+            differs += usize::from(s.busiest_cell(peers, &failures, false) != (b, i));
+        }
+        // The weighting changes the choice often enough that the check is not idle.
+        assert!(differs > 50, "{differs}");
     }
 
     /// True when every cell of `sol` is still a candidate of `s`.

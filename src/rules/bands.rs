@@ -64,8 +64,10 @@
 //!   under diagonals, a digit with two places left in an extra house first; with extra
 //!   peers or non-consecutive, but without diagonals or with knight or king moves, the
 //!   cell of fewest candidates whose guesses failed most often so far in the search,
-//!   then with the most open peers (see [`State::branch`] and [`State::busiest_cell`]
-//!   for the measurements behind this).
+//!   then with the most open peers (under non-consecutive without the diagonals,
+//!   among cells of three candidates or more, the fewest candidates per failure, the
+//!   failure counts fading; see [`State::branch`] and [`State::busiest_cell`] for the
+//!   measurements behind this).
 //!
 //! The rule sets are compiled separately (const generics over which kinds of rules are
 //! on), so that no rule costs a branch in the hot loop of a rule set without it.
@@ -293,7 +295,7 @@ pub(crate) struct Kinds {
     /// ([`State::busiest_cell`]; under the diagonals, when no diagonal offers a
     /// two-place digit).
     busiest: bool,
-    /// With `busiest`, without the diagonals: among cells of three candidates or
+    /// Non-consecutive without the diagonals: among cells of three candidates or
     /// more, the fewest candidates per failed guess, and the failure counts fade
     /// (see [`State::busiest_cell`] and [`FADE_EVERY`]).
     weighted: bool,
@@ -406,7 +408,7 @@ impl Tables {
             crowded: nc && v.rules().contains(Rule::AntiKing),
             knight: v.rules().contains(Rule::AntiKnight),
             busiest: (any_peers || nc) && (!v.rules().contains(Rule::X) || moves),
-            weighted: (any_peers || nc) && !v.rules().contains(Rule::X),
+            weighted: nc && !v.rules().contains(Rule::X),
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
             windows: v.rules().contains(Rule::Windoku),
@@ -1765,15 +1767,17 @@ impl State {
     /// anti-king,anti-knight,non-consecutive puzzles 79.6 to 76.8. (On x,anti-knight
     /// the busiest cell before the diagonal branch raised them, to 745.)
     ///
-    /// With `weighted` ([`Kinds::weighted`]: no diagonals), when no cell has two
+    /// With `weighted` ([`Kinds::weighted`]: non-consecutive, no diagonals), when no cell has two
     /// candidates, the cell of fewest candidates per failure (`n / (failed + 1)`, the
     /// "dom/wdeg" of constraint solvers) instead, ties as above, and the counts fade
     /// ([`FADE_EVERY`]). On 200 non-consecutive minimal puzzles (100 generated and
     /// `data/non-consecutive_100.txt`), limit 2: 5,205 guesses a puzzle to 4,724 by the
-    /// ratio, 4,439 with the fading as well (about 0.89 of the CPU time); anti-knight
-    /// (`data/anti-knight_200.txt`) 79.9 to 77.0 (fading every 64). On x,anti-knight the ratio raised them
-    /// (493 to 576), hence not under the diagonals; anti-king's branch cells nearly
-    /// always have two candidates (no change there).
+    /// ratio, 4,439 with the fading as well (about 0.89 of the CPU time). Not under
+    /// the other rule sets: on anti-knight it was mixed (`data/anti-knight_200.txt`
+    /// 79.9 to 77.0 guesses fading every 64, the bench's 200 generated puzzles 73.0 to
+    /// 74.7 fading every 256, its speed the same within noise), on x,anti-knight the
+    /// ratio raised them (493 to 576), and anti-king's branch cells nearly always
+    /// have two candidates.
     #[inline(always)]
     fn busiest_cell(
         &self,

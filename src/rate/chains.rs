@@ -1408,13 +1408,11 @@ pub(super) mod tests {
         out
     }
 
-    /// The searches skipped as hopeless are exactly those that find nothing: a
-    /// forcing chain from a source is found if and only if the components say its
-    /// opposite is reachable, and no cycle goes through a source off every cycle.
-    #[test]
-    fn components_tell_which_searches_can_find_a_chain() {
+    /// Every chain source of every test position under each view (X-links, Y-links,
+    /// both), handed to `visit` with the graph built, its components taken and the
+    /// states whose opposite a forcing chain can reach.
+    fn each_source(mut visit: impl FnMut(&mut Chains, State, (bool, bool), &[u128; 12])) {
         let mut ch = Chains::default();
-        let (mut chains, mut cycles) = (0, 0);
         for (_, b) in positions() {
             ch.graph.build_all(&b);
             for (y, x) in [(false, true), (true, false), (true, true)] {
@@ -1423,19 +1421,30 @@ pub(super) mod tests {
                 ch.graph.components(&ch.sources);
                 let reach = ch.graph.reach_opposite(&ch.sources);
                 for s in ch.sources.clone() {
-                    if is_on(s) {
-                        ch.cycles(s, &None, 65, 2);
-                        assert!(ch.found.is_empty() || ch.graph.on_cycle(s));
-                        cycles += ch.found.len();
-                    }
-                    if x {
-                        let found = ch.forcing(s, &None, 66, 2).is_some();
-                        assert_eq!(found, has(&reach, s), "state {s} (view {y} {x})");
-                        chains += found as usize;
-                    }
+                    visit(&mut ch, s, (y, x), &reach);
                 }
             }
         }
+    }
+
+    /// The searches skipped as hopeless are exactly those that find nothing: a
+    /// forcing chain from a source is found if and only if the components say its
+    /// opposite is reachable, and no cycle goes through a source off every cycle.
+    #[test]
+    fn components_tell_which_searches_can_find_a_chain() {
+        let (mut chains, mut cycles) = (0, 0);
+        each_source(|ch, s, (y, x), reach| {
+            if is_on(s) {
+                ch.cycles(s, &None, 65, 2);
+                assert!(ch.found.is_empty() || ch.graph.on_cycle(s));
+                cycles += ch.found.len();
+            }
+            if x {
+                let found = ch.forcing(s, &None, 66, 2).is_some();
+                assert_eq!(found, has(reach, s), "state {s} (view {y} {x})");
+                chains += found as usize;
+            }
+        });
         assert!(
             chains > 100 && cycles > 100,
             "{chains} chains, {cycles} cycles"
@@ -1458,38 +1467,28 @@ pub(super) mod tests {
     /// same cycles, in the same order, and the same forcing chain, state by state.
     #[test]
     fn pruned_searches_find_the_same_chains() {
-        let mut ch = Chains::default();
         let (mut chains, mut cycles) = (0, 0);
-        for (_, b) in positions() {
-            ch.graph.build_all(&b);
-            for (y, x) in [(false, true), (true, false), (true, true)] {
-                ch.graph.view(y, x);
-                chain_sources(&b, x, &mut ch.sources);
-                ch.graph.components(&ch.sources);
-                ch.graph.reach_opposite(&ch.sources);
-                for s in ch.sources.clone() {
-                    let mut runs = Vec::new();
-                    for no_prune in [true, false] {
-                        ch.no_prune = no_prune;
-                        let mut found: Vec<Vec<State>> = Vec::new();
-                        if is_on(s) {
-                            ch.cycles(s, &None, 65, 2);
-                            found = ch.found.iter().map(|&n| chain_states(&ch, n)).collect();
-                        }
-                        let target = if x {
-                            ch.forcing(s, &None, 66, 2).map(|t| chain_states(&ch, t))
-                        } else {
-                            None
-                        };
-                        runs.push((found, target));
-                    }
-                    assert_eq!(runs[0], runs[1], "state {s} (view {y} {x})");
-                    cycles += runs[0].0.len();
-                    chains += runs[0].1.is_some() as usize;
+        each_source(|ch, s, (y, x), _| {
+            let mut runs = Vec::new();
+            for no_prune in [true, false] {
+                ch.no_prune = no_prune;
+                let mut found: Vec<Vec<State>> = Vec::new();
+                if is_on(s) {
+                    ch.cycles(s, &None, 65, 2);
+                    found = ch.found.iter().map(|&n| chain_states(ch, n)).collect();
                 }
+                let target = if x {
+                    ch.forcing(s, &None, 66, 2).map(|t| chain_states(ch, t))
+                } else {
+                    None
+                };
+                runs.push((found, target));
             }
-        }
-        ch.no_prune = false;
+            ch.no_prune = false;
+            assert_eq!(runs[0], runs[1], "state {s} (view {y} {x})");
+            cycles += runs[0].0.len();
+            chains += runs[0].1.is_some() as usize;
+        });
         assert!(
             chains > 100 && cycles > 100,
             "{chains} chains, {cycles} cycles"

@@ -2339,27 +2339,39 @@ mod tests {
     /// not meet in a search), never removes a candidate of the solution nor finds the
     /// position dead, and when it says solved the position is that solution; and it
     /// removes candidates on most positions, so the check is not idle.
+    /// A random solution of `v` and its band words with each other candidate added
+    /// when `rng.below(out_of) <= at_most`: a random position the solution lies in.
+    fn around_solution(
+        v: &Variant,
+        rng: &mut Rng,
+        out_of: u64,
+        at_most: u64,
+    ) -> (Grid, [[u32; 9]; 3]) {
+        let sol = random_solution(v, rng).unwrap();
+        let mut w = [[0u32; 9]; 3];
+        for c in 0..CELLS {
+            w[c / 27][usize::from(sol.get(c)) - 1] |= 1 << (c % 27);
+        }
+        for b in 0..3 {
+            for d in 0..9 {
+                for i in 0..27 {
+                    if rng.below(out_of) <= at_most {
+                        w[b][d] |= 1 << i;
+                    }
+                }
+            }
+        }
+        (sol, w)
+    }
+
     fn propagation_keeps_the_solution<R: Extra>(rules: &str) {
         let v = Variant::new(rules.parse().unwrap(), None).unwrap();
         let mut rng = Rng::new(23);
         let (mut removed, mut solved) = (0, 0);
         let rounds = 600u64;
         for round in 0..rounds {
-            let sol = random_solution(&v, &mut rng).unwrap();
-            let mut w = [[0u32; 9]; 3];
-            for c in 0..CELLS {
-                w[c / 27][usize::from(sol.get(c)) - 1] |= 1 << (c % 27);
-            }
             // Each other candidate kept with chance (1 + round % 8) in 10.
-            for b in 0..3 {
-                for d in 0..9 {
-                    for i in 0..27 {
-                        if rng.below(10) <= round % 8 {
-                            w[b][d] |= 1 << i;
-                        }
-                    }
-                }
-            }
+            let (sol, w) = around_solution(&v, &mut rng, 10, round % 8);
             let mut s = State {
                 v: Packed::<Plain>::from_words(&w),
             };
@@ -2399,20 +2411,7 @@ mod tests {
         let mut rng = Rng::new(37);
         let mut claimed = 0;
         for round in 0..1000u64 {
-            let sol = random_solution(&v, &mut rng).unwrap();
-            let mut w = [[0u32; 9]; 3];
-            for c in 0..CELLS {
-                w[c / 27][usize::from(sol.get(c)) - 1] |= 1 << (c % 27);
-            }
-            for b in 0..3 {
-                for d in 0..9 {
-                    for i in 0..27 {
-                        if rng.below(20) <= round % 10 {
-                            w[b][d] |= 1 << i;
-                        }
-                    }
-                }
-            }
+            let (sol, w) = around_solution(&v, &mut rng, 20, round % 10);
             let x = Packed::<Plain>::from_words(&w);
             for &m in &WINDOKU_HOUSES {
                 let c = x.and(Packed::<Plain>::per_band(m));
@@ -2451,20 +2450,7 @@ mod tests {
         let mut rng = Rng::new(31);
         let mut gone_cells = 0u32;
         for round in 0..2000u64 {
-            let sol = random_solution(&v, &mut rng).unwrap();
-            let mut w = [[0u32; 9]; 3];
-            for c in 0..CELLS {
-                w[c / 27][usize::from(sol.get(c)) - 1] |= 1 << (c % 27);
-            }
-            for b in 0..3 {
-                for d in 0..9 {
-                    for i in 0..27 {
-                        if rng.below(12) <= round % 6 {
-                            w[b][d] |= 1 << i;
-                        }
-                    }
-                }
-            }
+            let (sol, w) = around_solution(&v, &mut rng, 12, round % 6);
             let x = Packed::<Plain>::from_words(&w);
             let (a, placed, _, _) = rows_and_boxes(x);
             for &m in &WINDOKU_HOUSES {

@@ -1589,6 +1589,12 @@ fn shipped_variant_sets_are_unique_under_their_rules() {
         ("non-consecutive_100.txt", "non-consecutive", 100),
         ("jigsaw_200.txt", "jigsaw", 200),
         ("x_anti-knight_100.txt", "x,anti-knight", 100),
+        ("x_windoku_200.txt", "x,windoku", 200),
+        (
+            "anti-knight_anti-king_non-consecutive_100.txt",
+            "anti-knight,anti-king,non-consecutive",
+            100,
+        ),
     ] {
         let path = format!("{data}/{file}");
         let text = std::fs::read_to_string(&path).unwrap();

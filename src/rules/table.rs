@@ -418,12 +418,12 @@ impl Variant {
             if !clash {
                 continue;
             }
-            for second in 0..CELLS {
+            for (second, &moves) in masks.iter().enumerate() {
                 let digit = grid.get(second);
                 if digit == 0 {
                     continue;
                 }
-                let earlier = masks[second] & ((1u128 << second) - 1);
+                let earlier = moves & ((1u128 << second) - 1);
                 if let Some(first) = cells(earlier).find(|&c| grid.get(c) == digit) {
                     return Err(RuleConflict::Pair {
                         rule,

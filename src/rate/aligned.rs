@@ -126,11 +126,19 @@ fn scan(b: &Board, degree: u32, changed: Cells) -> (Option<Hint>, bool) {
 
 /// The eliminations of base `set` with excluders `common`, if any.
 fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
+    // Only an excluder whose candidates all lie among the base cells' can ever be used
+    // up by a choice: the others never block one and are left out.
+    let union = set.iter().fold(0u16, |m, &c| m | b.cand[c]);
     let mut excl = [0u16; 20];
     let mut ne = 0;
     for e in cells(common) {
-        excl[ne] = b.cand[e];
-        ne += 1;
+        if b.cand[e] & !union == 0 {
+            excl[ne] = b.cand[e];
+            ne += 1;
+        }
+    }
+    if ne == 0 {
+        return None;
     }
     let excl = &excl[..ne];
     let sees = |i: usize, j: usize| PEERS[set[i]] >> set[j] & 1 != 0;

@@ -137,9 +137,6 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
             ne += 1;
         }
     }
-    if ne == 0 {
-        return None;
-    }
     let excl = &excl[..ne];
     let sees = |i: usize, j: usize| PEERS[set[i]] >> set[j] & 1 != 0;
     // A candidate `p` of a base cell stays when the other base cells can take digits

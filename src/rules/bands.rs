@@ -366,17 +366,18 @@ pub(crate) struct Kinds {
     /// The windows: pointing into them is [`window_pointing`]'s, on row words,
     /// instead of entries of [`Tables::inter`].
     windows: bool,
-    /// The extra peers are king moves (bit 0) or knight moves (bit 1) and nothing
-    /// else: settling takes a placed digit from them by shifts ([`move_cells`],
-    /// [`State::settle`]) and [`State::place_extra`] has nothing to do for peers.
-    /// 0 otherwise.
+    /// King moves (bit 0) and knight moves (bit 1) of the rule set: settling takes a
+    /// placed digit from the cells they reach, by shifts ([`move_cells`],
+    /// [`State::settle`]), and [`Tables::xpeers`] leaves them out ([`State::place_extra`]
+    /// has nothing to do for peers without diagonals or windows). 0 without them.
     settle_moves: u8,
 }
 
 /// The band tables of one rule set (boxes kept), built once per rule set.
 #[derive(Clone)]
 pub(crate) struct Tables {
-    /// Each cell's peers beyond its row, column and box, per band.
+    /// Each cell's peers beyond its row, column and box, per band, but for those
+    /// settling takes ([`Kinds::settle_moves`]).
     xpeers: [[u32; 3]; CELLS],
     /// The extra houses (diagonals, windows), per band; the bands' parts of one house
     /// use disjoint bit positions, so `OR`ing them keeps the count.
@@ -384,8 +385,8 @@ pub(crate) struct Tables {
     /// The extra houses (bit `i` for `houses[i]`) where locked candidates also look
     /// at three places left, not only two: the windows.
     wide: u32,
-    /// Cells with extra peers or neighbours, per band: only their placements need
-    /// extra work.
+    /// Cells with extra peers (in [`Tables::xpeers`]) or neighbours, per band: only
+    /// their placements need extra work.
     xcells: [u32; 3],
     /// Where an extra house meets a row, column or box in two cells or more: the rest
     /// of the row, column or box, the shared cells, and the rest of the extra house.
@@ -407,6 +408,13 @@ pub(crate) struct Tables {
 impl Tables {
     /// The tables of `v`, which must keep the boxes (no jigsaw).
     pub(crate) fn new(v: &Variant) -> Tables {
+        Tables::build(v, true)
+    }
+
+    /// The tables of `v`; with `settle`, settling takes the king and knight moves
+    /// ([`Kinds::settle_moves`]), else they are peers for [`State::place_extra`] like
+    /// the others (what the tests compare the engine's propagation with).
+    fn build(v: &Variant, settle: bool) -> Tables {
         debug_assert!(v.regions().is_none());
         let classic: [u128; CELLS] = std::array::from_fn(|cell| {
             v.houses[..27]
@@ -414,12 +422,32 @@ impl Tables {
                 .filter(|&&h| h >> cell & 1 != 0)
                 .fold(0, |m, &h| m | h)
         });
+        // Settling takes the king and knight moves (checked cell by cell against the
+        // rule table: peers they are); the extra peers left to `State::place_extra`
+        // are the others (diagonal and window mates).
+        let mv = u8::from(v.rules().contains(Rule::AntiKing))
+            | u8::from(v.rules().contains(Rule::AntiKnight)) << 1;
+        let moves_of = |cell: usize| {
+            let m = move_cells(mv, cell / 27, 1 << (cell % 27));
+            u128::from(m[0]) | u128::from(m[1]) << 27 | u128::from(m[2]) << 54
+        };
+        let settle_moves =
+            if settle && mv != 0 && (0..CELLS).all(|c| moves_of(c) & !v.peers[c] == 0) {
+                mv
+            } else {
+                0
+            };
         let mut xcells = [0u32; 3];
         let mut any_peers = false;
         let nc = v.rules().contains(Rule::NonConsecutive);
         let xpeers = std::array::from_fn(|cell| {
             let x = v.peers[cell] & !classic[cell];
             any_peers |= x != 0;
+            let x = if settle_moves != 0 {
+                x & !moves_of(cell)
+            } else {
+                x
+            };
             if x != 0 || nc {
                 xcells[cell / 27] |= 1 << (cell % 27);
             }
@@ -475,23 +503,8 @@ impl Tables {
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
             windows: v.rules().contains(Rule::Windoku),
-            settle_moves: 0,
+            settle_moves,
         };
-        // Settling takes the moves only when they are exactly the extra peers: no
-        // extra house adds any (checked cell by cell against the rule table).
-        let mut kinds = kinds;
-        let mv = u8::from(v.rules().contains(Rule::AntiKing))
-            | u8::from(v.rules().contains(Rule::AntiKnight)) << 1;
-        if mv != 0
-            && houses.is_empty()
-            && (0..CELLS).all(|cell| {
-                let m = move_cells(mv, cell / 27, 1 << (cell % 27));
-                let m = u128::from(m[0]) | u128::from(m[1]) << 27 | u128::from(m[2]) << 54;
-                v.peers[cell] & !classic[cell] == m & !classic[cell] && m & !v.peers[cell] == 0
-            })
-        {
-            kinds.settle_moves = mv;
-        }
         Tables {
             xpeers,
             houses,
@@ -676,9 +689,8 @@ impl State {
     /// cells afterwards ([`State::place_extra`], whose branches mispredict often);
     /// the diagonal's part in this band lies in the placed cell's box.
     ///
-    /// With `MV` ([`Kinds::settle_moves`]: king moves, bit 0, or knight moves, bit 1,
-    /// are the only extra peers), a placed digit leaves the cells a move away the same
-    /// way, by shifts: in the other bands with the column claims, in this band from
+    /// With `MV` ([`Kinds::settle_moves`]: king moves, bit 0, knight moves, bit 1), a
+    /// placed digit leaves the cells a move away the same way, by shifts: in the other bands with the column claims, in this band from
     /// the slot's own word, which then counts as changed (the moves leave the box).
     #[inline(always)]
     fn settle<const X: bool, const MV: u8>(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
@@ -2123,13 +2135,45 @@ impl Engine {
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
-        match (k.settle_moves, k.nc) {
-            (1, false) => return run::<false, false, false, false, 1>(t, p, grid, s, limit, found),
-            (2, false) => return run::<false, false, false, false, 2>(t, p, grid, s, limit, found),
-            (3, false) => return run::<false, false, false, false, 3>(t, p, grid, s, limit, found),
-            (1, true) => return run::<false, false, true, false, 1>(t, p, grid, s, limit, found),
-            (2, true) => return run::<false, false, true, false, 2>(t, p, grid, s, limit, found),
-            (3, true) => return run::<false, false, true, false, 3>(t, p, grid, s, limit, found),
+        // With diagonals or windows, their mates are left to the pass over placed
+        // cells (`State::place_extra`).
+        match (k.houses, k.settle_moves, k.nc) {
+            (false, 1, false) => {
+                return run::<false, false, false, false, 1>(t, p, grid, s, limit, found)
+            }
+            (false, 2, false) => {
+                return run::<false, false, false, false, 2>(t, p, grid, s, limit, found)
+            }
+            (false, 3, false) => {
+                return run::<false, false, false, false, 3>(t, p, grid, s, limit, found)
+            }
+            (false, 1, true) => {
+                return run::<false, false, true, false, 1>(t, p, grid, s, limit, found)
+            }
+            (false, 2, true) => {
+                return run::<false, false, true, false, 2>(t, p, grid, s, limit, found)
+            }
+            (false, 3, true) => {
+                return run::<false, false, true, false, 3>(t, p, grid, s, limit, found)
+            }
+            (true, 1, false) => {
+                return run::<true, true, false, false, 1>(t, p, grid, s, limit, found)
+            }
+            (true, 2, false) => {
+                return run::<true, true, false, false, 2>(t, p, grid, s, limit, found)
+            }
+            (true, 3, false) => {
+                return run::<true, true, false, false, 3>(t, p, grid, s, limit, found)
+            }
+            (true, 1, true) => {
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, found)
+            }
+            (true, 2, true) => {
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, found)
+            }
+            (true, 3, true) => {
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, found)
+            }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
@@ -2319,7 +2363,7 @@ mod tests {
     /// `move_cells` are the cells a king's diagonal step or a knight's jump away,
     /// found the slow way by rows and columns, for every cell and for random sets of
     /// cells of a band; and the engine takes the moves in settling for the rule sets
-    /// whose extra peers they are, and only for those.
+    /// that have them, and only for those.
     #[test]
     fn move_cells_are_king_and_knight_moves() {
         let king: &[(i32, i32)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
@@ -2370,8 +2414,8 @@ mod tests {
             ("anti-king,anti-knight", 3),
             ("anti-king,anti-knight,non-consecutive", 3),
             ("anti-knight,non-consecutive", 2),
-            ("x,anti-knight", 0),
-            ("windoku,anti-king", 0),
+            ("x,anti-knight", 2),
+            ("windoku,anti-king", 1),
             ("x", 0),
             ("non-consecutive", 0),
             ("classic", 0),
@@ -2382,9 +2426,10 @@ mod tests {
     }
 
     /// Settling the king and knight moves ([`Kinds::settle_moves`]) propagates to the
-    /// same position as the pass over the placed cells with the peer table does, or
-    /// finds a contradiction when that does: on random positions of random solutions,
-    /// some with a solution's digit taken out (most of those die).
+    /// same position as the pass over the placed cells with the moves as peers does
+    /// ([`Tables::build`] without settling), or finds a contradiction when that does:
+    /// on random positions of random solutions, some with a solution's digit taken
+    /// out (most of those die).
     #[test]
     fn moves_in_settling_propagate_as_the_peer_pass() {
         let mut rng = Rng::new(21);
@@ -2394,9 +2439,12 @@ mod tests {
             "anti-knight",
             "anti-king,anti-knight",
             "anti-king,anti-knight,non-consecutive",
+            "x,anti-knight",
+            "windoku,anti-king",
         ] {
             let v = Variant::new(rules.parse().unwrap(), None).unwrap();
-            let t = Tables::new(&v);
+            let (t, full) = (Tables::new(&v), Tables::build(&v, false));
+            assert_eq!(full.kinds.settle_moves, 0);
             let peers: [[u32; 3]; CELLS] = std::array::from_fn(|c| split(v.peers[c]));
             let (mut dead, mut solved, mut open) = (0, 0, 0);
             for round in 0..600u64 {
@@ -2408,22 +2456,31 @@ mod tests {
                     start.remove(usize::from(sol.get(c) - 1) * 3 + c / 27, 1 << (c % 27));
                 }
                 let (mut a, mut b) = (start, start);
-                let (by_pass, by_settle) = match (t.kinds.nc, t.kinds.settle_moves) {
-                    (false, 1) => (
-                        a.propagate::<false, true, false, false, 0>(&t, &peers),
+                let k = t.kinds;
+                let (by_pass, by_settle) = match (k.houses, k.nc, k.settle_moves) {
+                    (false, false, 1) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
                         b.propagate::<false, false, false, false, 1>(&t, &peers),
                     ),
-                    (false, 2) => (
-                        a.propagate::<false, true, false, false, 0>(&t, &peers),
+                    (false, false, 2) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
                         b.propagate::<false, false, false, false, 2>(&t, &peers),
                     ),
-                    (false, 3) => (
-                        a.propagate::<false, true, false, false, 0>(&t, &peers),
+                    (false, false, 3) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
                         b.propagate::<false, false, false, false, 3>(&t, &peers),
                     ),
-                    (true, 3) => (
-                        a.propagate::<false, true, true, false, 0>(&t, &peers),
+                    (false, true, 3) => (
+                        a.propagate::<false, true, true, false, 0>(&full, &peers),
                         b.propagate::<false, false, true, false, 3>(&t, &peers),
+                    ),
+                    (true, false, 1) => (
+                        a.propagate::<true, true, false, false, 0>(&full, &peers),
+                        b.propagate::<true, true, false, false, 1>(&t, &peers),
+                    ),
+                    (true, false, 2) => (
+                        a.propagate::<true, true, false, false, 0>(&full, &peers),
+                        b.propagate::<true, true, false, false, 2>(&t, &peers),
                     ),
                     other => panic!("{rules}: {other:?}"),
                 };
@@ -2588,7 +2645,10 @@ mod tests {
             let rules: RuleSet = rules.parse().unwrap();
             let v = Variant::new(rules, None).unwrap();
             let engine = Engine::new(&v, Vectors::Scalar);
-            let (t, peers) = (&engine.t, &*engine.all_peers);
+            // The king and knight moves as peers of the pass over placed cells, as
+            // propagation takes them in the calls below (`MV` = 0).
+            let full = Tables::build(&v, false);
+            let (t, peers) = (&full, &*engine.all_peers);
             let mut removed = [0u32; 7];
             // A few grids (they take a search each), many positions around each.
             let grids: Vec<Grid> = (0..6)

@@ -22,8 +22,9 @@
 //! this module, and extended with what the variant rules add:
 //!
 //! - *Extra peers* (diagonal and window mates, knight and king neighbours): each placed
-//!   cell takes its digit from them once (`xdone` remembers which cells did; under
-//!   the diagonals alone this is done in settling, see [`State::settle`]);
+//!   cell takes its digit from them once (`xdone` remembers which cells did); the
+//!   king and knight neighbours, and under the diagonals alone the diagonal mates,
+//!   are taken in settling instead, by shifts and masks (see [`State::settle`]);
 //!   non-consecutive takes the digit's neighbours out of `digit ± 1`, and more generally
 //!   every cell whose candidates all lie in `d - 1 ..= d + 1` takes `d` from its orthogonal
 //!   neighbours.
@@ -192,6 +193,64 @@ fn split(mask: u128) -> [u32; 3] {
     std::array::from_fn(|b| (mask >> (27 * b)) as u32 & BAND)
 }
 
+/// Seven rows' worth of one column (bit `9 * row + column`), for [`move_reach`].
+const fn column7(c: u32) -> u64 {
+    let mut m = 0u64;
+    let mut r = 0;
+    while r < 7 {
+        m |= 1 << (9 * r + c);
+        r += 1;
+    }
+    m
+}
+
+/// The cells a king's diagonal move (`MV` bit 0; its other moves stay in a row or
+/// column) or a knight's move (bit 1) away from a cell
+/// of `p` (a band word): in the band itself, in the band above (its rows 1 and 2) and
+/// in the band below (its rows 0 and 1), as band words. By shifts of the band put in
+/// the middle of seven rows (two above, two below), without a loop per cell; the
+/// caller drops the parts above the first band and below the last.
+#[inline(always)]
+fn move_reach<const MV: u8>(p: u32) -> [u32; 3] {
+    let x = u64::from(p) << 18;
+    // The cells that may move one or two columns right or left.
+    let (r1, l1) = (x & !column7(8), x & !column7(0));
+    let (r2, l2) = (r1 & !column7(7), l1 & !column7(1));
+    let mut n = 0u64;
+    if MV & 1 != 0 {
+        n |= r1 << 10 | l1 << 8 | r1 >> 8 | l1 >> 10;
+    }
+    if MV & 2 != 0 {
+        n |= r2 << 11 | l2 << 7 | r2 >> 7 | l2 >> 11;
+        n |= r1 << 19 | l1 << 17 | r1 >> 17 | l1 >> 19;
+    }
+    [
+        (n >> 18) as u32 & BAND,
+        (n as u32 & 0x3FFFF) << 9,
+        (n >> 45) as u32 & 0x3FFFF,
+    ]
+}
+
+/// [`move_reach`] of cells `p` of band `band` for the moves `mv` (bit 0 king, bit 1
+/// knight), as the three bands' words.
+fn move_cells(mv: u8, band: usize, p: u32) -> [u32; 3] {
+    let [own, up, down] = match mv {
+        1 => move_reach::<1>(p),
+        2 => move_reach::<2>(p),
+        3 => move_reach::<3>(p),
+        _ => [0; 3],
+    };
+    let mut m = [0u32; 3];
+    m[band] = own;
+    if band > 0 {
+        m[band - 1] = up;
+    }
+    if band < 2 {
+        m[band + 1] = down;
+    }
+    m
+}
+
 /// The cells of the main diagonal (r1c1-r9c9) in each band: row `r` of band `b` meets
 /// it in column `3b + r`, bit `10r + 3b`. The three bands use disjoint bits.
 const MAIN: [u32; 3] = [0x100401, 0x100401 << 3, 0x100401 << 6];
@@ -308,12 +367,18 @@ pub(crate) struct Kinds {
     /// The windows: pointing into them is [`window_pointing`]'s, on row words,
     /// instead of entries of [`Tables::inter`].
     windows: bool,
+    /// King moves (bit 0) and knight moves (bit 1) of the rule set: settling takes a
+    /// placed digit from the cells they reach, by shifts ([`move_cells`],
+    /// [`State::settle`]), and [`Tables::xpeers`] leaves them out ([`State::place_extra`]
+    /// has nothing to do for peers without diagonals or windows). 0 without them.
+    settle_moves: u8,
 }
 
 /// The band tables of one rule set (boxes kept), built once per rule set.
 #[derive(Clone)]
 pub(crate) struct Tables {
-    /// Each cell's peers beyond its row, column and box, per band.
+    /// Each cell's peers beyond its row, column and box, per band, but for those
+    /// settling takes ([`Kinds::settle_moves`]).
     xpeers: [[u32; 3]; CELLS],
     /// The extra houses (diagonals, windows), per band; the bands' parts of one house
     /// use disjoint bit positions, so `OR`ing them keeps the count.
@@ -321,8 +386,8 @@ pub(crate) struct Tables {
     /// The extra houses (bit `i` for `houses[i]`) where locked candidates also look
     /// at three places left, not only two: the windows.
     wide: u32,
-    /// Cells with extra peers or neighbours, per band: only their placements need
-    /// extra work.
+    /// Cells with extra peers (in [`Tables::xpeers`]) or neighbours, per band: only
+    /// their placements need extra work.
     xcells: [u32; 3],
     /// Where an extra house meets a row, column or box in two cells or more: the rest
     /// of the row, column or box, the shared cells, and the rest of the extra house.
@@ -344,6 +409,13 @@ pub(crate) struct Tables {
 impl Tables {
     /// The tables of `v`, which must keep the boxes (no jigsaw).
     pub(crate) fn new(v: &Variant) -> Tables {
+        Tables::build(v, true)
+    }
+
+    /// The tables of `v`; with `settle`, settling takes the king and knight moves
+    /// ([`Kinds::settle_moves`]), else they are peers for [`State::place_extra`] like
+    /// the others (what the tests compare the engine's propagation with).
+    fn build(v: &Variant, settle: bool) -> Tables {
         debug_assert!(v.regions().is_none());
         let classic: [u128; CELLS] = std::array::from_fn(|cell| {
             v.houses[..27]
@@ -351,12 +423,32 @@ impl Tables {
                 .filter(|&&h| h >> cell & 1 != 0)
                 .fold(0, |m, &h| m | h)
         });
+        // Settling takes the king and knight moves (checked cell by cell against the
+        // rule table: peers they are); the extra peers left to `State::place_extra`
+        // are the others (diagonal and window mates).
+        let mv = u8::from(v.rules().contains(Rule::AntiKing))
+            | u8::from(v.rules().contains(Rule::AntiKnight)) << 1;
+        let moves_of = |cell: usize| {
+            let m = move_cells(mv, cell / 27, 1 << (cell % 27));
+            u128::from(m[0]) | u128::from(m[1]) << 27 | u128::from(m[2]) << 54
+        };
+        let settle_moves =
+            if settle && mv != 0 && (0..CELLS).all(|c| moves_of(c) & !v.peers[c] == 0) {
+                mv
+            } else {
+                0
+            };
         let mut xcells = [0u32; 3];
         let mut any_peers = false;
         let nc = v.rules().contains(Rule::NonConsecutive);
         let xpeers = std::array::from_fn(|cell| {
             let x = v.peers[cell] & !classic[cell];
             any_peers |= x != 0;
+            let x = if settle_moves != 0 {
+                x & !moves_of(cell)
+            } else {
+                x
+            };
             if x != 0 || nc {
                 xcells[cell / 27] |= 1 << (cell % 27);
             }
@@ -412,6 +504,7 @@ impl Tables {
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
             windows: v.rules().contains(Rule::Windoku),
+            settle_moves,
         };
         Tables {
             xpeers,
@@ -596,8 +689,12 @@ impl State {
     /// here, with the column claims on them, instead of in a pass over the placed
     /// cells afterwards ([`State::place_extra`], whose branches mispredict often);
     /// the diagonal's part in this band lies in the placed cell's box.
+    ///
+    /// With `MV` ([`Kinds::settle_moves`]: king moves, bit 0, knight moves, bit 1), a
+    /// placed digit leaves the cells a move away the same way, by shifts: in the other bands with the column claims, in this band from
+    /// the slot's own word, which then counts as changed (the moves leave the box).
     #[inline(always)]
-    fn settle<const X: bool>(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
+    fn settle<const X: bool, const MV: u8>(&mut self, k: usize, pext: bool) -> Result<u32, Dead> {
         let st = &SLOT_TABLES;
         let a = self.cand[k];
         let map = if pext {
@@ -629,6 +726,14 @@ impl State {
             keep1 &= x1;
             keep2 &= x2;
         }
+        let mut own = 0;
+        if MV != 0 {
+            // `b1` is the band below (none below the last band), `b2` the band above.
+            let [o, up, down] = move_reach::<MV>(placed);
+            own = o;
+            keep1 &= !(down & u32::from(band < 2).wrapping_neg());
+            keep2 &= !(up & u32::from(band > 0).wrapping_neg());
+        }
         let (c1, c2) = (self.cand[b1], self.cand[b2]);
         self.cand[b1] = c1 & keep1;
         self.cand[b2] = c2 & keep2;
@@ -642,8 +747,8 @@ impl State {
             self.cand[d * 3 + band] = word & !placed;
             band_marks |= u32::from(word & placed != 0) << (3 * d);
         }
-        self.cand[k] = a;
-        Ok(marks | band_marks << band)
+        self.cand[k] = a & !own;
+        Ok((marks | band_marks << band) & !(1 << k) | u32::from(a & own != 0) << k)
     }
 
     /// Settle every changed slot until none changes. The changed slots are the
@@ -651,7 +756,7 @@ impl State {
     /// scan of 27 words, once or twice per propagation round, was a third of the
     /// instructions on x puzzles.
     #[inline(always)]
-    fn settle_all<const X: bool>(&mut self, pext: bool) -> Result<(), Dead> {
+    fn settle_all<const X: bool, const MV: u8>(&mut self, pext: bool) -> Result<(), Dead> {
         let mut changed = std::mem::take(&mut self.dirty);
         debug_assert_eq!(
             changed_slots(&self.cand, &self.seen) & !changed,
@@ -664,7 +769,7 @@ impl State {
             while snapshot != 0 {
                 let k = snapshot.trailing_zeros() as usize;
                 snapshot &= snapshot - 1;
-                changed = (changed | self.settle::<X>(k, pext)?) & !(1 << k);
+                changed = (changed & !(1 << k)) | self.settle::<X, MV>(k, pext)?;
             }
         }
         Ok(())
@@ -1134,7 +1239,8 @@ impl State {
     /// x,anti-knight (`data/x_anti-knight_100.txt`) 573 to 493, 30 generated
     /// anti-king,anti-knight,non-consecutive puzzles 39.2 to 27.7 (on anti-knight
     /// alone the bench's own rate stayed the same within noise); under anti-king alone (7.4 to 7.1 on `data/anti-king_200.txt`) it stays
-    /// at three, its speed not measured apart from the noise.
+    /// at three (two only, with the moves taken in settling: 9.97 guesses a puzzle
+    /// for 7.37 and 1.15 of the CPU time, `solve -j1` on that file 100 times over).
     #[inline(always)]
     fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
         let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
@@ -1441,13 +1547,19 @@ impl State {
     /// Propagate until nothing more follows without guessing; `false` on a
     /// contradiction.
     #[inline(always)]
-    fn propagate<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
+    fn propagate<
+        const HOUSES: bool,
+        const PEERS: bool,
+        const NC: bool,
+        const X: bool,
+        const MV: u8,
+    >(
         &mut self,
         t: &Tables,
         all_peers: &[[u32; 3]; CELLS],
     ) -> Result<(), Dead> {
         loop {
-            self.settle_all::<X>(t.pext)?;
+            self.settle_all::<X, MV>(t.pext)?;
             let extra = (PEERS || NC) && self.place_extra::<PEERS, NC>(t);
             if self.naked_singles()? | extra {
                 continue;
@@ -1855,7 +1967,7 @@ struct Branch {
 /// The search: depth first, the other branch of each guess on `stack`. Returns
 /// (solutions found up to `limit`, guesses made).
 #[inline(always)]
-fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
+fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, const MV: u8>(
     t: &Tables,
     all_peers: &[[u32; 3]; CELLS],
     grid: &Grid,
@@ -1873,7 +1985,10 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool>(
     let mut failures = [0u32; CELLS];
     let mut failed = 0u32;
     loop {
-        if cur.propagate::<HOUSES, PEERS, NC, X>(t, all_peers).is_err() {
+        if cur
+            .propagate::<HOUSES, PEERS, NC, X, MV>(t, all_peers)
+            .is_err()
+        {
             if let Some(f) = failures.get_mut(usize::from(cur.last)) {
                 *f += 1;
                 failed += 1;
@@ -2018,15 +2133,64 @@ impl Engine {
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true>(t, p, grid, s, limit, found);
+            return run::<true, false, false, true, 0>(t, p, grid, s, limit, found);
+        }
+        // King and knight moves alone as extra peers: settling takes them (no pass
+        // over the placed cells for peers).
+        // With diagonals or windows, their mates are left to the pass over placed
+        // cells (`State::place_extra`).
+        match (k.houses, k.settle_moves, k.nc) {
+            (false, 1, false) => {
+                return run::<false, false, false, false, 1>(t, p, grid, s, limit, found)
+            }
+            (false, 2, false) => {
+                return run::<false, false, false, false, 2>(t, p, grid, s, limit, found)
+            }
+            (false, 3, false) => {
+                return run::<false, false, false, false, 3>(t, p, grid, s, limit, found)
+            }
+            (false, 1, true) => {
+                return run::<false, false, true, false, 1>(t, p, grid, s, limit, found)
+            }
+            (false, 2, true) => {
+                return run::<false, false, true, false, 2>(t, p, grid, s, limit, found)
+            }
+            (false, 3, true) => {
+                return run::<false, false, true, false, 3>(t, p, grid, s, limit, found)
+            }
+            (true, 1, false) => {
+                return run::<true, true, false, false, 1>(t, p, grid, s, limit, found)
+            }
+            (true, 2, false) => {
+                return run::<true, true, false, false, 2>(t, p, grid, s, limit, found)
+            }
+            (true, 3, false) => {
+                return run::<true, true, false, false, 3>(t, p, grid, s, limit, found)
+            }
+            (true, 1, true) => {
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, found)
+            }
+            (true, 2, true) => {
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, found)
+            }
+            (true, 3, true) => {
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, found)
+            }
+            _ => {}
         }
         match (k.houses, k.peers, k.nc) {
-            (false, false, false) => run::<false, false, false, false>(t, p, grid, s, limit, found),
-            (false, false, true) => run::<false, false, true, false>(t, p, grid, s, limit, found),
-            (false, true, false) => run::<false, true, false, false>(t, p, grid, s, limit, found),
-            (false, true, true) => run::<false, true, true, false>(t, p, grid, s, limit, found),
-            (true, _, false) => run::<true, true, false, false>(t, p, grid, s, limit, found),
-            (true, _, true) => run::<true, true, true, false>(t, p, grid, s, limit, found),
+            (false, false, false) => {
+                run::<false, false, false, false, 0>(t, p, grid, s, limit, found)
+            }
+            (false, false, true) => {
+                run::<false, false, true, false, 0>(t, p, grid, s, limit, found)
+            }
+            (false, true, false) => {
+                run::<false, true, false, false, 0>(t, p, grid, s, limit, found)
+            }
+            (false, true, true) => run::<false, true, true, false, 0>(t, p, grid, s, limit, found),
+            (true, _, false) => run::<true, true, false, false, 0>(t, p, grid, s, limit, found),
+            (true, _, true) => run::<true, true, true, false, 0>(t, p, grid, s, limit, found),
         }
     }
 }
@@ -2198,6 +2362,157 @@ mod tests {
         }
     }
 
+    /// `move_cells` are the cells a king's diagonal step or a knight's jump away,
+    /// found the slow way by rows and columns, for every cell and for random sets of
+    /// cells of a band; and the engine takes the moves in settling for the rule sets
+    /// that have them, and only for those.
+    #[test]
+    fn move_cells_are_king_and_knight_moves() {
+        let king: &[(i32, i32)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
+        let knight: &[(i32, i32)] = &[
+            (-2, -1),
+            (-2, 1),
+            (-1, -2),
+            (-1, 2),
+            (1, -2),
+            (1, 2),
+            (2, -1),
+            (2, 1),
+        ];
+        let reach = |mv: u8, cell: usize| {
+            let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
+            let mut m = 0u128;
+            for (bit, offsets) in [(1, king), (2, knight)] {
+                if mv & bit == 0 {
+                    continue;
+                }
+                for &(dr, dc) in offsets {
+                    let (r2, c2) = (r + dr, c + dc);
+                    if (0..9).contains(&r2) && (0..9).contains(&c2) {
+                        m |= 1 << (9 * r2 + c2);
+                    }
+                }
+            }
+            m
+        };
+        let mut rng = Rng::new(11);
+        for mv in 1..=3u8 {
+            for cell in 0..CELLS {
+                let got = move_cells(mv, cell / 27, 1 << (cell % 27));
+                assert_eq!(got, split(reach(mv, cell)), "moves {mv}, cell {cell}");
+            }
+            for _ in 0..2000 {
+                let band = rng.below(3) as usize;
+                let p = rng.below(1 << 27) as u32 & rng.below(1 << 27) as u32;
+                let want = (0..27)
+                    .filter(|&i| p >> i & 1 != 0)
+                    .fold(0u128, |m, i| m | reach(mv, band * 27 + i));
+                assert_eq!(move_cells(mv, band, p), split(want), "{mv} {band} {p:x}");
+            }
+        }
+        for (rules, mv) in [
+            ("anti-king", 1),
+            ("anti-knight", 2),
+            ("anti-king,anti-knight", 3),
+            ("anti-king,anti-knight,non-consecutive", 3),
+            ("anti-knight,non-consecutive", 2),
+            ("x,anti-knight", 2),
+            ("windoku,anti-king", 1),
+            ("x", 0),
+            ("non-consecutive", 0),
+            ("classic", 0),
+        ] {
+            let v = Variant::new(rules.parse().unwrap(), None).unwrap();
+            assert_eq!(Tables::new(&v).kinds.settle_moves, mv, "{rules}");
+        }
+    }
+
+    /// Settling the king and knight moves ([`Kinds::settle_moves`]) propagates to the
+    /// same position as the pass over the placed cells with the moves as peers does
+    /// ([`Tables::build`] without settling), or finds a contradiction when that does:
+    /// on random positions of random solutions, some with a solution's digit taken
+    /// out (most of those die).
+    #[test]
+    fn moves_in_settling_propagate_as_the_peer_pass() {
+        let mut rng = Rng::new(21);
+        let mut all_open = 0;
+        for rules in [
+            "anti-king",
+            "anti-knight",
+            "anti-king,anti-knight",
+            "anti-king,anti-knight,non-consecutive",
+            "x,anti-knight",
+            "windoku,anti-king",
+        ] {
+            let v = Variant::new(rules.parse().unwrap(), None).unwrap();
+            let (t, full) = (Tables::new(&v), Tables::build(&v, false));
+            assert_eq!(full.kinds.settle_moves, 0);
+            let peers: [[u32; 3]; CELLS] = std::array::from_fn(|c| split(v.peers[c]));
+            let (mut dead, mut solved, mut open) = (0, 0, 0);
+            for round in 0..600u64 {
+                let sol = random_solution(&v, &mut rng).unwrap();
+                let mut start = position(&sol, &mut rng, 8 + (round % 24) as usize, round % 5);
+                let changed = round % 3 == 0;
+                if changed {
+                    let c = rng.below(CELLS as u64) as usize;
+                    start.remove(usize::from(sol.get(c) - 1) * 3 + c / 27, 1 << (c % 27));
+                }
+                let (mut a, mut b) = (start, start);
+                let k = t.kinds;
+                let (by_pass, by_settle) = match (k.houses, k.nc, k.settle_moves) {
+                    (false, false, 1) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
+                        b.propagate::<false, false, false, false, 1>(&t, &peers),
+                    ),
+                    (false, false, 2) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
+                        b.propagate::<false, false, false, false, 2>(&t, &peers),
+                    ),
+                    (false, false, 3) => (
+                        a.propagate::<false, true, false, false, 0>(&full, &peers),
+                        b.propagate::<false, false, false, false, 3>(&t, &peers),
+                    ),
+                    (false, true, 3) => (
+                        a.propagate::<false, true, true, false, 0>(&full, &peers),
+                        b.propagate::<false, false, true, false, 3>(&t, &peers),
+                    ),
+                    (true, false, 1) => (
+                        a.propagate::<true, true, false, false, 0>(&full, &peers),
+                        b.propagate::<true, true, false, false, 1>(&t, &peers),
+                    ),
+                    (true, false, 2) => (
+                        a.propagate::<true, true, false, false, 0>(&full, &peers),
+                        b.propagate::<true, true, false, false, 2>(&t, &peers),
+                    ),
+                    other => panic!("{rules}: {other:?}"),
+                };
+                assert_eq!(by_pass.is_ok(), by_settle.is_ok(), "{rules}\n{sol}");
+                if by_pass.is_err() {
+                    dead += 1;
+                    continue;
+                }
+                assert_eq!(a.cand, b.cand, "{rules}\n{sol}");
+                assert_eq!(a.unsolved, b.unsolved, "{rules}\n{sol}");
+                assert_eq!(a.pairs, b.pairs, "{rules}\n{sol}");
+                if a.is_solved() {
+                    // With a digit taken out, another solution, if any.
+                    if changed {
+                        assert!(v.solves(&a.grid(), &Grid::EMPTY), "{rules}\n{sol}");
+                    } else {
+                        assert_eq!(a.grid(), sol, "{rules}");
+                    }
+                    solved += 1;
+                } else {
+                    open += 1;
+                }
+            }
+            assert!(dead > 20 && solved > 20, "{rules}: {dead} {solved} {open}");
+            // Under the triple set propagation solves every one of these positions.
+            all_open += open;
+        }
+        assert!(all_open > 100, "{all_open}");
+    }
+
     /// `houses_with_two_to` names the rule table's rows, columns and boxes with two to
     /// three or four cells of the mask, on random masks from sparse to dense.
     #[test]
@@ -2332,7 +2647,10 @@ mod tests {
             let rules: RuleSet = rules.parse().unwrap();
             let v = Variant::new(rules, None).unwrap();
             let engine = Engine::new(&v, Vectors::Scalar);
-            let (t, peers) = (&engine.t, &*engine.all_peers);
+            // The king and knight moves as peers of the pass over placed cells, as
+            // propagation takes them in the calls below (`MV` = 0).
+            let full = Tables::build(&v, false);
+            let (t, peers) = (&full, &*engine.all_peers);
             let mut removed = [0u32; 7];
             // A few grids (they take a search each), many positions around each.
             let grids: Vec<Grid> = (0..6)
@@ -2380,7 +2698,7 @@ mod tests {
                 if t.kinds.houses {
                     // Settled first: the scan takes a single open place for placed.
                     let mut s = start;
-                    if s.settle_all::<false>(false).is_ok() {
+                    if s.settle_all::<false, 0>(false).is_ok() {
                         let before = s;
                         let ok = s.extra_houses(t, peers);
                         assert!(ok.is_ok(), "{rules}: extra houses killed a solution\n{sol}");
@@ -2399,10 +2717,10 @@ mod tests {
                 let mut s = start;
                 let (k, nc) = (t.kinds, t.kinds.nc);
                 let ok = match (k.houses, k.peers, nc) {
-                    (false, true, false) => s.propagate::<false, true, false, false>(t, peers),
-                    (false, _, true) => s.propagate::<false, true, true, false>(t, peers),
-                    (true, _, false) => s.propagate::<true, true, false, false>(t, peers),
-                    (true, _, true) => s.propagate::<true, true, true, false>(t, peers),
+                    (false, true, false) => s.propagate::<false, true, false, false, 0>(t, peers),
+                    (false, _, true) => s.propagate::<false, true, true, false, 0>(t, peers),
+                    (true, _, false) => s.propagate::<true, true, false, false, 0>(t, peers),
+                    (true, _, true) => s.propagate::<true, true, true, false, 0>(t, peers),
                     _ => unreachable!("every rule set here adds peers"),
                 };
                 assert!(

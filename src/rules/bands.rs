@@ -2362,36 +2362,26 @@ mod tests {
         }
     }
 
-    /// `move_cells` are the cells a king's diagonal step or a knight's jump away,
-    /// found the slow way by rows and columns, for every cell and for random sets of
-    /// cells of a band; and the engine takes the moves in settling for the rule sets
-    /// that have them, and only for those.
+    /// `move_cells` are the cells a king's diagonal step or a knight's jump away, as
+    /// the rule table's move masks give them (built cell by cell from row and column
+    /// offsets), for every cell and for random sets of cells of a band; and the engine
+    /// takes the moves in settling for the rule sets that have them, and only for
+    /// those.
     #[test]
     fn move_cells_are_king_and_knight_moves() {
-        let king: &[(i32, i32)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
-        let knight: &[(i32, i32)] = &[
-            (-2, -1),
-            (-2, 1),
-            (-1, -2),
-            (-1, 2),
-            (1, -2),
-            (1, 2),
-            (2, -1),
-            (2, 1),
-        ];
+        use crate::rules::table::{KING_MASKS, KNIGHT_MASKS};
         let reach = |mv: u8, cell: usize| {
-            let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
+            // A king's moves along its row or column stay in a house: only the
+            // diagonal ones are taken.
+            let line = (0..CELLS)
+                .filter(|&c| c / 9 == cell / 9 || c % 9 == cell % 9)
+                .fold(0u128, |m, c| m | 1 << c);
             let mut m = 0u128;
-            for (bit, offsets) in [(1, king), (2, knight)] {
-                if mv & bit == 0 {
-                    continue;
-                }
-                for &(dr, dc) in offsets {
-                    let (r2, c2) = (r + dr, c + dc);
-                    if (0..9).contains(&r2) && (0..9).contains(&c2) {
-                        m |= 1 << (9 * r2 + c2);
-                    }
-                }
+            if mv & 1 != 0 {
+                m |= KING_MASKS[cell] & !line;
+            }
+            if mv & 2 != 0 {
+                m |= KNIGHT_MASKS[cell];
             }
             m
         };

@@ -222,6 +222,15 @@ const KING: [(i32, i32); 8] = [
     (1, 1),
 ];
 
+/// The cells of `grid` holding each digit (index 0: the blanks).
+fn cells_by_digit(grid: &Grid) -> [u128; 10] {
+    let mut filled = [0u128; 10];
+    for (cell, &digit) in grid.cells().iter().enumerate() {
+        filled[usize::from(digit)] |= 1 << cell;
+    }
+    filled
+}
+
 /// The cells at `offsets` from `cell` that are on the grid.
 const fn offsets_mask(cell: usize, offsets: &[(i32, i32); 8]) -> u128 {
     let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
@@ -251,10 +260,10 @@ const fn offsets_masks(offsets: &[(i32, i32); 8]) -> [u128; CELLS] {
 }
 
 /// The cells a knight's move from each cell.
-static KNIGHT_MASKS: [u128; CELLS] = offsets_masks(&KNIGHT);
+pub(super) static KNIGHT_MASKS: [u128; CELLS] = offsets_masks(&KNIGHT);
 
 /// The cells a king's move from each cell.
-static KING_MASKS: [u128; CELLS] = offsets_masks(&KING);
+pub(super) static KING_MASKS: [u128; CELLS] = offsets_masks(&KING);
 
 /// The cells of a 3×3 square whose top-left cell is (row, col).
 fn square(row: usize, col: usize) -> u128 {
@@ -408,10 +417,7 @@ impl Variant {
             }
             // Most grids break nothing: test each digit's cells against their moves
             // first, and find which pair to report only on a clash.
-            let mut filled = [0u128; 10];
-            for (cell, &digit) in grid.cells().iter().enumerate() {
-                filled[usize::from(digit)] |= 1 << cell;
-            }
+            let filled = cells_by_digit(grid);
             let clash = filled[1..]
                 .iter()
                 .any(|&f| cells(f).any(|c| masks[c] & f != 0));
@@ -469,10 +475,7 @@ impl Variant {
         }
         // Most grids break nothing: look for a repeated digit house by house over the
         // filled cells first, and find which pair to report only if there is one.
-        let mut filled = [0u128; 10];
-        for (cell, &digit) in grid.cells().iter().enumerate() {
-            filled[usize::from(digit)] |= 1 << cell;
-        }
+        let filled = cells_by_digit(grid);
         let repeated = self.houses().any(|(mask, kind)| {
             pick(kind) && filled[1..].iter().any(|&f| (f & mask).count_ones() > 1)
         });

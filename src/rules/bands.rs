@@ -1200,9 +1200,26 @@ impl State {
         let mut changed = false;
         // The digits between two changed digits' places, for `between_digits`.
         let mut mids = 0u32;
-        for d in 0..9 {
+        // The digits whose words changed since their last scan, found for all nine
+        // at once, without a branch per digit (about half of them changed, as they
+        // fell, a branch that mispredicted often). Under non-consecutive a scan
+        // changes the next digit's words, so each digit is looked at in turn there.
+        let mut todo = if NC { (1 << 9) - 1 } else { 0u32 };
+        if !NC {
+            for d in 0..9 {
+                let k = d * 3;
+                let diff = (self.cand[k] ^ self.lseen[k])
+                    | (self.cand[k + 1] ^ self.lseen[k + 1])
+                    | (self.cand[k + 2] ^ self.lseen[k + 2]);
+                todo |= u32::from(diff != 0) << d;
+            }
+        }
+        while todo != 0 {
+            let d = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let k = d * 3;
-            if self.cand[k] == self.lseen[k]
+            if NC
+                && self.cand[k] == self.lseen[k]
                 && self.cand[k + 1] == self.lseen[k + 1]
                 && self.cand[k + 2] == self.lseen[k + 2]
             {

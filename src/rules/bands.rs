@@ -751,13 +751,14 @@ impl State {
         Ok((marks | band_marks << band) & !(1 << k) | u32::from(a & own != 0) << k)
     }
 
-    /// Settle every changed slot until none changes. The changed slots are the
+    /// Settle every changed slot until none changes; returns the slots settled. The changed slots are the
     /// marked ones (`dirty`), not found by comparing every word with `seen`: that
     /// scan of 27 words, once or twice per propagation round, was a third of the
     /// instructions on x puzzles.
     #[inline(always)]
-    fn settle_all<const X: bool, const MV: u8>(&mut self, pext: bool) -> Result<(), Dead> {
+    fn settle_all<const X: bool, const MV: u8>(&mut self, pext: bool) -> Result<u32, Dead> {
         let mut changed = std::mem::take(&mut self.dirty);
+        let mut settled = changed;
         debug_assert_eq!(
             changed_slots(&self.cand, &self.seen) & !changed,
             0,
@@ -771,8 +772,9 @@ impl State {
                 snapshot &= snapshot - 1;
                 changed = (changed & !(1 << k)) | self.settle::<X, MV>(k, pext)?;
             }
+            settled |= changed;
         }
-        Ok(())
+        Ok(settled)
     }
 
     /// Place every open cell with one candidate; note the cells with two. `Ok(true)`
@@ -810,13 +812,18 @@ impl State {
         Ok(found)
     }
 
-    /// A column that only one band can supply a digit claims that band's box.
-    /// `Ok(true)` if anything went.
+    /// A column that only one band can supply a digit claims that band's box, for
+    /// the digits with a slot in `slots` (bit `k` for slot `k`; a digit none of whose
+    /// words changed since its last claim has nothing new). `Ok(true)` if anything
+    /// went.
     #[inline(always)]
-    fn claim_columns(&mut self) -> Result<bool, Dead> {
+    fn claim_columns(&mut self, slots: u32) -> Result<bool, Dead> {
         let mut changed = false;
-        for d in 0..9 {
-            let k = d * 3;
+        // Bit `3 * d` for each digit `d` with a slot in `slots`.
+        let mut digits = (slots | slots >> 1 | slots >> 2) & 0x1249249;
+        while digits != 0 {
+            let k = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let (a0, a1, a2) = (self.cand[k], self.cand[k + 1], self.cand[k + 2]);
             let (p0, p1, p2) = (fold(a0), fold(a1), fold(a2));
             if p0 | p1 | p2 != 0x1FF {
@@ -1575,8 +1582,12 @@ impl State {
         t: &Tables,
         all_peers: &[[u32; 3]; CELLS],
     ) -> Result<(), Dead> {
+        // The slots settled since the last claim through columns: every change of
+        // a word is marked and settled before the claim looks (the position comes
+        // to this with the guess's words marked, the rest claimed before).
+        let mut touched = 0u32;
         loop {
-            self.settle_all::<X, MV>(t.pext)?;
+            touched |= self.settle_all::<X, MV>(t.pext)?;
             let extra = (PEERS || NC) && self.place_extra::<PEERS, NC>(t);
             if self.naked_singles()? | extra {
                 continue;
@@ -1597,7 +1608,9 @@ impl State {
                     continue;
                 }
             }
-            if self.claim_columns()? {
+            let claimed = self.claim_columns(touched)?;
+            touched = 0;
+            if claimed {
                 continue;
             }
             let scan = if NC {

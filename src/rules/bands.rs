@@ -1240,7 +1240,13 @@ impl State {
             // a change next time.
             let start = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
             if MOVES {
-                changed |= self.locked_peers(k, t, all_peers);
+                // Four places or three as a constant each: the counts in
+                // `houses_with_two_to` then need no fifth one under anti-king.
+                changed |= if t.kinds.knight {
+                    self.locked_peers(k, t, all_peers, LOCKED_MAX)
+                } else {
+                    self.locked_peers(k, t, all_peers, 3)
+                };
             }
             self.lseen[k] = start[0];
             self.lseen[k + 1] = start[1];
@@ -1266,8 +1272,13 @@ impl State {
     /// at three (two only, with the moves taken in settling: 9.97 guesses a puzzle
     /// for 7.37 and 1.15 of the CPU time, `solve -j1` on that file 100 times over).
     #[inline(always)]
-    fn locked_peers(&mut self, k: usize, t: &Tables, all_peers: &[[u32; 3]; CELLS]) -> bool {
-        let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
+    fn locked_peers(
+        &mut self,
+        k: usize,
+        t: &Tables,
+        all_peers: &[[u32; 3]; CELLS],
+        most: u32,
+    ) -> bool {
         let mut changed = false;
         // Only the houses with a cell changed since the last scan began (`lseen`):
         // one whose places are as they were then has nothing new, since the cells
@@ -2729,7 +2740,8 @@ mod tests {
                 if t.kinds.moves {
                     let mut s = start;
                     for d in 0..9 {
-                        s.locked_peers(d * 3, t, peers);
+                        let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
+                        s.locked_peers(d * 3, t, peers, most);
                     }
                     assert!(keeps(&s, &sol), "{rules} locked peers\n{sol}");
                     removed[2] += candidates(&start) - candidates(&s);

@@ -589,7 +589,7 @@ impl State {
     /// The position of `grid`'s givens, not yet propagated; `None` when two givens
     /// share a row or box of one band (the rest is found by propagation).
     #[inline(always)]
-    fn start(grid: &Grid) -> Option<State> {
+    fn start<const MV: u8>(grid: &Grid) -> Option<State> {
         let mut s = State {
             cand: [BAND; 27],
             seen: [u32::MAX; 27],
@@ -608,12 +608,33 @@ impl State {
             given[usize::from(digit)][cell / 27] |= 1 << (cell % 27);
         }
         let mut bad = false;
+        // Each digit's givens also leave their columns and, with `MV`, the cells a
+        // move away, here at once: settling would take them one slot after another,
+        // each settled slot marking the next (under anti-king a fifth of the
+        // settling was the start's).
+        let mut far = [[0u32; 3]; 9];
+        for (d, f) in far.iter_mut().enumerate() {
+            let g = &given[d + 1];
+            *f = [spread(fold(g[0] | g[1] | g[2])); 3];
+            if MV != 0 {
+                for band in 0..3 {
+                    let [own, up, down] = move_reach::<MV>(g[band]);
+                    f[band] |= own;
+                    if band > 0 {
+                        f[band - 1] |= up;
+                    }
+                    if band < 2 {
+                        f[band + 1] |= down;
+                    }
+                }
+            }
+        }
         for band in 0..3 {
             let filled = BAND & !given[0][band];
             s.unsolved[band] = given[0][band];
             for d in 0..9 {
                 let g = given[d + 1][band];
-                let mut peers = 0;
+                let mut peers = far[d][band];
                 for r in 0..3 {
                     let row = g >> (9 * r) & 0x1FF;
                     bad |= clear_lowest(row) != 0;
@@ -2018,7 +2039,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
 ) -> (u64, u64) {
     stack.clear();
     let (mut solutions, mut guesses) = (0, 0);
-    let Some(mut cur) = State::start(grid) else {
+    let Some(mut cur) = State::start::<MV>(grid) else {
         return (0, 0);
     };
     // Per cell, the positions found dead after a guess there (see
@@ -2290,7 +2311,7 @@ mod tests {
         for &c in &cells[..givens] {
             puzzle.set(c, sol.get(c));
         }
-        let mut s = State::start(&puzzle).expect("a solution's cells never clash");
+        let mut s = State::start::<0>(&puzzle).expect("a solution's cells never clash");
         for c in 0..CELLS {
             let (b, i) = (c / 27, c % 27);
             for d in 0..9 {

@@ -1319,13 +1319,10 @@ impl State {
             todo &= todo - 1;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
             let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
-            let open = [
-                p[0] & self.unsolved[0],
-                p[1] & self.unsolved[1],
-                p[2] & self.unsolved[2],
-            ];
+            // (A house with a placed cell has it for its only place by now: the
+            // cheaper steps, settling first, have found nothing more.)
             let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
-            if open != p || !(2..=most).contains(&n) {
+            if !(2..=most).contains(&n) {
                 continue;
             }
             let seen = seen_by_all(all_peers, p);

@@ -2562,6 +2562,75 @@ mod tests {
         assert!(all_open > 100, "{all_open}");
     }
 
+    /// The start position's removals through columns and king or knight moves
+    /// (`State::start` with `MV`) change nothing that propagation finds: on random
+    /// givens of random solutions, some with a given changed (often a clash in a
+    /// column or a move apart), the start with the moves and the start without
+    /// propagate to the same words, or both die; and the start's words keep the
+    /// solution when no given was changed.
+    #[test]
+    fn start_with_moves_propagates_as_the_plain_start() {
+        fn both<const MV: u8>(
+            t: &Tables,
+            peers: &[[u32; 3]; CELLS],
+            g: &Grid,
+            sol: Option<&Grid>,
+        ) -> [Option<State>; 2] {
+            if let Some(sol) = sol {
+                let s = State::start::<MV>(g).expect("a solution's givens never clash");
+                assert!(keeps(&s, sol), "start\n{sol}");
+            }
+            [State::start::<MV>(g), State::start::<0>(g)].map(|s| {
+                s.and_then(|mut s| {
+                    s.propagate::<false, false, false, false, MV>(t, peers)
+                        .ok()?;
+                    Some(s)
+                })
+            })
+        }
+        let mut rng = Rng::new(27);
+        for rules in ["anti-king", "anti-knight", "anti-king,anti-knight"] {
+            let v = Variant::new(rules.parse().unwrap(), None).unwrap();
+            let t = Tables::new(&v);
+            let peers: [[u32; 3]; CELLS] = std::array::from_fn(|c| split(v.peers[c]));
+            let (mut dead, mut alive) = (0, 0);
+            for round in 0..400u64 {
+                let sol = random_solution(&v, &mut rng).unwrap();
+                let mut cells = [0u8; CELLS];
+                for (c, cell) in cells.iter_mut().enumerate() {
+                    if rng.below(81) < 10 + round % 30 {
+                        *cell = sol.get(c);
+                    }
+                }
+                let changed = round % 2 == 1;
+                if changed {
+                    let c = rng.below(CELLS as u64) as usize;
+                    cells[c] = 1 + rng.below(9) as u8;
+                }
+                let grid = Grid::from_cells(cells).unwrap();
+                let unchanged = (!changed).then_some(&sol);
+                let [a, b] = match t.kinds.settle_moves {
+                    1 => both::<1>(&t, &peers, &grid, unchanged),
+                    2 => both::<2>(&t, &peers, &grid, unchanged),
+                    3 => both::<3>(&t, &peers, &grid, unchanged),
+                    other => panic!("{rules}: {other}"),
+                };
+                assert_eq!(a.is_some(), b.is_some(), "{rules}\n{grid}");
+                if let (Some(a), Some(b)) = (a, b) {
+                    assert_eq!(a.cand, b.cand, "{rules}\n{grid}");
+                    assert_eq!(a.unsolved, b.unsolved, "{rules}\n{grid}");
+                    alive += 1;
+                } else {
+                    dead += 1;
+                }
+            }
+            assert!(
+                dead > 20 && alive > 100,
+                "{rules}: {dead} dead, {alive} alive"
+            );
+        }
+    }
+
     /// `houses_with_two_to` names the rule table's rows, columns and boxes with two to
     /// three or four cells of the mask, on random masks from sparse to dense.
     #[test]

@@ -168,6 +168,12 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
     let m0 = b.cand[set[0]] as u32;
     let m1 = b.cand[set[1]] as u32;
     let s01 = sees(0, 1);
+    let (s02, s12) = if set.len() == 3 {
+        (sees(0, 2), sees(1, 2))
+    } else {
+        (false, false)
+    };
+    let m2 = if set.len() == 3 { b.cand[set[2]] } else { 0 };
     for p0 in bits(m0) {
         for p1 in bits(m1) {
             if p0 == p1 && s01 {
@@ -181,22 +187,34 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
                 }
                 continue;
             }
-            let (s02, s12) = (sees(0, 2), sees(1, 2));
-            for p2 in bits(b.cand[set[2]] as u32) {
-                if (p2 == p0 && s02) || (p2 == p1 && s12) {
-                    continue;
-                }
-                if !blocked(m | 1 << p2) {
-                    allowed[0] |= 1 << p0;
-                    allowed[1] |= 1 << p1;
-                    allowed[2] |= 1 << p2;
-                    if allowed[0] as u32 == m0
-                        && allowed[1] as u32 == m1
-                        && allowed[2] == b.cand[set[2]]
-                    {
-                        // every candidate is part of some choice
-                        return None;
-                    }
+            // The third digits that leave no excluder used up with `m`: an excluder
+            // held by `m` alone blocks every one, an excluder with one digit outside
+            // `m` blocks that digit, one with two or more outside blocks none.
+            let mut kill = 0u16;
+            for &e in excl {
+                let r = e & !m;
+                kill |= if r == 0 {
+                    u16::MAX
+                } else if r & (r - 1) == 0 {
+                    r
+                } else {
+                    0
+                };
+            }
+            if s02 {
+                kill |= 1 << p0;
+            }
+            if s12 {
+                kill |= 1 << p1;
+            }
+            let a2 = m2 & !kill;
+            if a2 != 0 {
+                allowed[0] |= 1 << p0;
+                allowed[1] |= 1 << p1;
+                allowed[2] |= a2;
+                if allowed[0] as u32 == m0 && allowed[1] as u32 == m1 && allowed[2] == m2 {
+                    // every candidate is part of some choice
+                    return None;
                 }
             }
         }

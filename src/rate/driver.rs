@@ -13,6 +13,8 @@ use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings};
 #[derive(Debug, Default)]
 pub struct Producers {
     links: Vec<links::Link>,
+    no_chains: links::NoChains,
+    no_wings: wings::NoWings,
     chains: chains::Chains,
     multiple: chains::Multiple,
     dynamic: dynamic::Dynamic,
@@ -25,6 +27,8 @@ impl Producers {
         next_hint(
             b,
             &mut self.links,
+            &mut self.no_chains,
+            &mut self.no_wings,
             &mut self.chains,
             &mut self.multiple,
             &mut self.dynamic,
@@ -36,6 +40,8 @@ impl Producers {
 fn next_hint(
     b: &Board,
     buf: &mut Vec<links::Link>,
+    no_chains: &mut links::NoChains,
+    no_wings: &mut wings::NoWings,
     chains: &mut chains::Chains,
     multiple: &mut chains::Multiple,
     dynamic: &mut dynamic::Dynamic,
@@ -53,22 +59,22 @@ fn next_hint(
         .or_else(|| singles::naked_set(b, 3))
         .or_else(|| fish::fish(b, 3))
         .or_else(|| singles::hidden_set(b, 3, false))
-        .or_else(|| links::n_links(b, buf, 2))
+        .or_else(|| links::n_links(b, buf, 2, no_chains))
         .or_else(|| wings::xy_wing(b, false))
         .or_else(|| wings::xy_wing(b, true))
         .or_else(|| uniqueness::unique_loops(b))
         .or_else(|| singles::naked_set(b, 4))
         .or_else(|| fish::fish(b, 4))
         .or_else(|| singles::hidden_set(b, 4, false))
-        .or_else(|| links::n_links(b, buf, 3))
-        .or_else(|| wings::als_wing(b, 3))
+        .or_else(|| links::n_links(b, buf, 3, no_chains))
+        .or_else(|| wings::als_wing(b, 3, no_wings))
         .or_else(|| uniqueness::bug(b))
-        .or_else(|| links::n_links(b, buf, 4))
-        .or_else(|| wings::als_wing(b, 4))
+        .or_else(|| links::n_links(b, buf, 4, no_chains))
+        .or_else(|| wings::als_wing(b, 4, no_wings))
         .or_else(|| aligned.hint(b, 2))
-        .or_else(|| wings::als_wing(b, 5))
+        .or_else(|| wings::als_wing(b, 5, no_wings))
         .or_else(|| chains.cycles_and_forcing_chains(b))
-        .or_else(|| wings::als_wing(b, 6))
+        .or_else(|| wings::als_wing(b, 6, no_wings))
         .or_else(|| aligned.hint(b, 3))
         .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
         .or_else(|| multiple.cell_and_region_chains(b))

@@ -155,12 +155,17 @@ impl Run {
     /// complexity of the inner chains those states were deduced by.
     /// Each inner chain counts once per outer hint: `nested` holds those already
     /// counted, and the caller clears it between hints.
+    ///
+    /// The count stops as soon as it exceeds `limit` (the result is then above
+    /// `limit` but not the full count): a hint with more than the best's complexity
+    /// cannot beat it, the difficulty growing with the complexity.
     fn ancestors(
         &self,
         n: u32,
         seen: &mut [u128; 12],
         stack: &mut Vec<u32>,
         nested: &mut Vec<u32>,
+        limit: u32,
     ) -> u32 {
         *seen = [0; 12];
         stack.clear();
@@ -177,6 +182,9 @@ impl Run {
             if id != NONE && !nested.contains(&id) {
                 nested.push(id);
                 count += self.nest[p as usize];
+            }
+            if count > limit {
+                return count;
             }
             let (a, z) = (
                 self.par_start[p as usize] as usize,
@@ -680,8 +688,18 @@ impl Dynamic {
                 {
                     let r = &self.runs[cell * 9 + di];
                     self.nested.clear();
-                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested)
-                        + r.ancestors(n_off, &mut self.seen, &mut self.stack, &mut self.nested);
+                    let lim = limit(&best);
+                    let mut cx =
+                        r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested, lim);
+                    if cx <= lim {
+                        cx += r.ancestors(
+                            n_off,
+                            &mut self.seen,
+                            &mut self.stack,
+                            &mut self.nested,
+                            lim - cx,
+                        );
+                    }
                     let mut elim = [0u128; 9];
                     elim[di] = 1u128 << cell;
                     offer(&mut best, b, names.contradiction, base, cx, 7, elim);
@@ -693,8 +711,18 @@ impl Dynamic {
                 if let Some((n_on, n_off)) = self.off.contradiction {
                     let r = &self.off;
                     self.nested.clear();
-                    let cx = r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested)
-                        + r.ancestors(n_off, &mut self.seen, &mut self.stack, &mut self.nested);
+                    let lim = limit(&best);
+                    let mut cx =
+                        r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested, lim);
+                    if cx <= lim {
+                        cx += r.ancestors(
+                            n_off,
+                            &mut self.seen,
+                            &mut self.stack,
+                            &mut self.nested,
+                            lim - cx,
+                        );
+                    }
                     offer(
                         &mut best,
                         b,
@@ -734,6 +762,7 @@ impl Dynamic {
                         continue;
                     }
                     self.nested.clear();
+                    let lim = limit(&best);
                     let mut cx = 0;
                     for d in bits(m as u32) {
                         let r = &runs[d];
@@ -742,7 +771,11 @@ impl Dynamic {
                             &mut self.seen,
                             &mut self.stack,
                             &mut self.nested,
+                            lim - cx,
                         );
+                        if cx > lim {
+                            break;
+                        }
                     }
                     offer(&mut best, b, names.cell, base, cx, 5, elim);
                 }
@@ -777,17 +810,23 @@ impl Dynamic {
                     continue;
                 }
                 self.nested.clear();
-                let cx = on_run.ancestors(
+                let lim = limit(best);
+                let mut cx = on_run.ancestors(
                     on_run.node_of[s as usize],
                     &mut self.seen,
                     &mut self.stack,
                     &mut self.nested,
-                ) + self.off.ancestors(
-                    self.off.node_of[s as usize],
-                    &mut self.seen,
-                    &mut self.stack,
-                    &mut self.nested,
+                    lim,
                 );
+                if cx <= lim {
+                    cx += self.off.ancestors(
+                        self.off.node_of[s as usize],
+                        &mut self.seen,
+                        &mut self.stack,
+                        &mut self.nested,
+                        lim - cx,
+                    );
+                }
                 offer(best, b, names.double, base, cx, 1, elim);
             }
         }
@@ -832,19 +871,25 @@ impl Dynamic {
                         continue;
                     }
                     self.nested.clear();
+                    let lim = limit(best);
                     let mut cx = mine.ancestors(
                         mine.node_of[s as usize],
                         &mut self.seen,
                         &mut self.stack,
                         &mut self.nested,
+                        lim,
                     );
                     for o in cells(others) {
+                        if cx > lim {
+                            break;
+                        }
                         let r = &runs[o * 9 + di];
                         cx += r.ancestors(
                             r.node_of[s as usize],
                             &mut self.seen,
                             &mut self.stack,
                             &mut self.nested,
+                            lim - cx,
                         );
                     }
                     offer(best, b, names.region, base, cx, 6, elim);
@@ -923,6 +968,13 @@ fn target_elim(b: &Board, s: State) -> [Cells; 9] {
         elim[di] = 1u128 << cell;
     }
     elim
+}
+
+/// The largest complexity a hint may have and still beat `best`: a hint of more
+/// complexity has at least its difficulty (the length penalty grows with the
+/// complexity), so it loses either way.
+fn limit(best: &Best) -> u32 {
+    best.as_ref().map_or(u32::MAX, |b| b.1)
 }
 
 fn removes(b: &Board, elim: &[Cells; 9]) -> bool {

@@ -195,10 +195,19 @@ struct Search<'a> {
 /// removes the digit where it sees both its sides. Rated 4.0 / 5.4 / 5.8 for `n` links,
 /// +0.3 when a link is grouped, else +0.1 when the links mix a box with lines or rows
 /// with columns, +0.2 when both. Among hints the easiest, then the one removing most.
-pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
+///
+/// `none` remembers, per length, the digit boards on which no chain was found (see
+/// [`NoChains`]); those digits are skipped while their boards stay the same.
+pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize, none: &mut NoChains) -> Option<Hint> {
     let mut best: Best = None;
+    let none = &mut none.0[n - 2];
     for di in 0..9 {
         let dm = b.digit[di];
+        if none[di] == dm {
+            continue;
+        }
+        // Only a search that had no bound to beat shows that the digit has no chain.
+        let unbounded = best.is_none();
         buf.clear();
         for h in 0..27 {
             links_in(dm, h, buf);
@@ -231,8 +240,34 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize) -> Option<Hint> {
             }
         }
         best = s.best;
+        if unbounded && best.is_none() {
+            none[di] = dm;
+        }
     }
     best.map(|(_, _, h)| h)
+}
+
+/// The digit boards on which [`n_links`] found no chain of 2, 3 and 4 links. A chain
+/// reads nothing but its digit's board (its links, the cells its ends see, what it
+/// removes), so on the same board the search finds nothing again: on a hard puzzle
+/// most steps change one or two digits, and the other digits' searches are skipped.
+#[derive(Debug, Clone)]
+pub struct NoChains([[Cells; 9]; 3]);
+
+impl Default for NoChains {
+    fn default() -> Self {
+        // No board has bits past the 81 cells: nothing is remembered yet.
+        NoChains([[Cells::MAX; 9]; 3])
+    }
+}
+
+impl NoChains {
+    /// Whether the board `dm` of digit `d` (0-based) is remembered as having no chain
+    /// of `n` links.
+    #[cfg(test)]
+    pub fn remembers(&self, n: usize, d: usize, dm: Cells) -> bool {
+        self.0[n - 2][d] == dm
+    }
 }
 
 impl Search<'_> {

@@ -89,7 +89,7 @@ fn skyscraper_on_two_columns() {
     remove_digit(&mut b, 1, HOUSE_MASK[18] & !set(&[0, 54]));
     remove_digit(&mut b, 1, HOUSE_MASK[18 + 4] & !set(&[13, 58]));
     let mut buf = Vec::new();
-    let h = links::n_links(&b, &mut buf, 2).expect("a skyscraper");
+    let h = links::n_links(&b, &mut buf, 2, &mut links::NoChains::default()).expect("a skyscraper");
     assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
     assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
 }
@@ -106,7 +106,8 @@ fn grouped_link_in_the_middle_of_three_strong_links() {
     remove_digit(&mut b, 1, HOUSE_MASK[4] & !set(&[31, 49, 39, 41]));
     remove_digit(&mut b, 1, HOUSE_MASK[18 + 8] & !set(&[44, 80]));
     let mut buf = Vec::new();
-    let h = links::n_links(&b, &mut buf, 3).expect("three strong links");
+    let h = links::n_links(&b, &mut buf, 3, &mut links::NoChains::default())
+        .expect("three strong links");
     assert_eq!((h.name, h.difficulty), ("3 Strong Links", 57));
     assert_eq!(h.elim[0], set(&[72]));
     assert!(h.elim[1..].iter().all(|&e| e == 0));
@@ -239,7 +240,7 @@ fn wxyz_wing_removes_z_seen_by_all_its_copies() {
     restrict(&mut b, 1, &[1, 3]);
     restrict(&mut b, 2, &[1, 2, 4]);
     restrict(&mut b, 4, &[3, 4]);
-    let h = wings::als_wing(&b, 3).expect("a WXYZ-wing");
+    let h = wings::als_wing(&b, 3, &mut wings::NoWings::default()).expect("a WXYZ-wing");
     assert_eq!(h.name, "WXYZ-Wing");
     assert_eq!(h.difficulty, 56);
     assert_eq!(h.elim[3], HOUSE_MASK[9] & !set(&[0, 1, 2, 4]));
@@ -379,4 +380,75 @@ fn steps_replay_to_the_solution() {
     }
     let solved = Grid::from_cells(cells).unwrap();
     assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
+}
+
+/// The memories of boards without a hint (strong-link chains: per digit; ALS wings:
+/// the last board) change nothing: along the rating paths of puzzles of the serate
+/// file (ER 4.5 to 8.5), at every position, the search with one memory kept across
+/// all positions and puzzles finds what a search without memory finds, and the chains'
+/// memory does skip digits.
+#[test]
+fn memories_of_searches_find_what_a_fresh_search_finds() {
+    let file = include_str!("../../tests/data/serate_ratings.csv");
+    let mut rater = Rater::new();
+    let (mut buf, mut kept) = (Vec::new(), links::NoChains::default());
+    let mut kept_wings = wings::NoWings::default();
+    let (mut positions, mut found, mut skipped, mut wings_found) = (0, 0, 0, 0);
+    for line in file
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .step_by(5)
+    {
+        let mut f = line.split(',');
+        let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
+        let er: f64 = er.parse().unwrap();
+        if !(4.5..=8.5).contains(&er) {
+            continue;
+        }
+        let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+        let r = rater.rate(&grid, true).unwrap();
+        let mut b = Board::from_values(grid.cells());
+        for s in &r.steps {
+            for k in 3..=6 {
+                let fresh = wings::als_wing(&b, k, &mut wings::NoWings::default());
+                let with = wings::als_wing(&b, k, &mut kept_wings);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: {k}-cell wing after {positions} positions"
+                );
+                wings_found += usize::from(fresh.is_some());
+            }
+            for n in 2..=4 {
+                let before = kept.clone();
+                let fresh = links::n_links(&b, &mut buf, n, &mut links::NoChains::default());
+                let with = links::n_links(&b, &mut buf, n, &mut kept);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: {n} links after {positions} positions"
+                );
+                found += usize::from(fresh.is_some());
+                skipped += (0..9)
+                    .filter(|&d| before.remembers(n, d, b.digit[d]))
+                    .count();
+            }
+            positions += 1;
+            for &(c, d) in &s.removed {
+                b.eliminate(&std::array::from_fn(|i| {
+                    if i + 1 == usize::from(d) {
+                        1 << c
+                    } else {
+                        0
+                    }
+                }));
+            }
+            for &(c, d) in &s.placed {
+                b.place(usize::from(c), d);
+            }
+        }
+    }
+    assert!(positions > 1000, "{positions} positions");
+    assert!(found > 10, "{found} chains found");
+    assert!(skipped > positions, "{skipped} digit searches skipped");
+    assert!(wings_found > 10, "{wings_found} wings found");
 }

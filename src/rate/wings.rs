@@ -59,10 +59,29 @@ pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
 /// common digit `x`: the other digit `z` goes from every cell seeing all its copies in
 /// the pattern. When both digits are restricted common (a double link) every digit of
 /// the pattern is removed where it sees all its copies.
-pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
+///
+/// `none` remembers the last board on which the search found nothing (see
+/// [`NoWings`]): on a board with only fewer candidates than that one, a wing can only
+/// be new if one of its cells changed, and only those are looked for.
+pub fn als_wing(b: &Board, k: u32, none: &mut NoWings) -> Option<Hint> {
+    let slot = &mut none.0[k as usize - 3];
+    let changed = match slot {
+        Some(old) if (0..81).all(|c| b.cand[c] & !old[c] == 0) => {
+            (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] != old[c]) << c)
+        }
+        _ => super::board::ALL,
+    };
+    // Changed cells that can be the bivalue cell.
+    let changed_pairs = cells(changed & b.empty)
+        .filter(|&c| b.cand[c].count_ones() == 2)
+        .fold(0u128, |m, c| m | 1u128 << c);
     let mut best: Option<(u8, u32, Hint)> = None;
     let mut sets: Vec<u32> = Vec::new();
     for h in 0..27 {
+        // Every set of this house is as it was, and so is every bivalue cell.
+        if changed & HOUSE_MASK[h] == 0 && changed_pairs == 0 {
+            continue;
+        }
         let house = &super::board::HOUSES[h];
         let mut usable = 0u32;
         for (i, &c) in house.iter().enumerate() {
@@ -111,7 +130,13 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
             for c in cells(cells_set) {
                 around |= PEERS[c];
             }
-            for yz in cells(around & !cells_set & b.empty) {
+            // An unchanged set needs a changed bivalue cell.
+            let new_yz = if cells_set & changed != 0 {
+                super::board::ALL
+            } else {
+                changed_pairs
+            };
+            for yz in cells(around & !cells_set & b.empty & new_yz) {
                 let m = b.cand[yz];
                 if m.count_ones() != 2 || m & union != m {
                     continue;
@@ -158,8 +183,20 @@ pub fn als_wing(b: &Board, k: u32) -> Option<Hint> {
             }
         }
     }
+    match (best.is_none(), slot.as_mut()) {
+        (true, Some(old)) => **old = b.cand,
+        (true, None) => *slot = Some(Box::new(b.cand)),
+        (false, _) => *slot = None,
+    }
     best.map(|(_, _, h)| h)
 }
+
+/// The last board on which [`als_wing`] found no wing, per set size (3 to 6 cells).
+/// A wing reads only its cells' candidates and the candidates it removes; on a board
+/// whose candidates are a subset of that board's, a wing whose cells all kept their
+/// candidates was a wing there too, removing no less, and there it removed nothing.
+#[derive(Debug, Default, Clone)]
+pub struct NoWings([Option<Box<[u16; 81]>>; 4]);
 
 /// Whether a house before `h` (in the order boxes, rows, columns) holds every cell of
 /// `set`: the set was then met there already (whether a cell can take part depends on

@@ -24,62 +24,49 @@ pub struct Producers {
 impl Producers {
     /// The next step on the path from `b`, if any technique applies.
     pub fn next_hint(&mut self, b: &Board) -> Option<Hint> {
-        next_hint(
-            b,
-            &mut self.links,
-            &mut self.no_chains,
-            &mut self.no_wings,
-            &mut self.chains,
-            &mut self.multiple,
-            &mut self.dynamic,
-            &mut self.aligned,
-        )
+        let Producers {
+            links: buf,
+            no_chains,
+            no_wings,
+            chains,
+            multiple,
+            dynamic,
+            aligned,
+        } = self;
+        singles::hidden_single(b)
+            .or_else(|| singles::locking(b, true))
+            .or_else(|| singles::hidden_set(b, 2, true))
+            .or_else(|| singles::naked_single(b))
+            .or_else(|| singles::hidden_set(b, 3, true))
+            .or_else(|| singles::locking(b, false))
+            .or_else(|| singles::naked_set(b, 2))
+            .or_else(|| fish::fish(b, 2))
+            .or_else(|| singles::hidden_set(b, 2, false))
+            .or_else(|| singles::naked_set(b, 3))
+            .or_else(|| fish::fish(b, 3))
+            .or_else(|| singles::hidden_set(b, 3, false))
+            .or_else(|| links::n_links(b, buf, 2, no_chains))
+            .or_else(|| wings::xy_wing(b, false))
+            .or_else(|| wings::xy_wing(b, true))
+            .or_else(|| uniqueness::unique_loops(b))
+            .or_else(|| singles::naked_set(b, 4))
+            .or_else(|| fish::fish(b, 4))
+            .or_else(|| singles::hidden_set(b, 4, false))
+            .or_else(|| links::n_links(b, buf, 3, no_chains))
+            .or_else(|| wings::als_wing(b, 3, no_wings))
+            .or_else(|| uniqueness::bug(b))
+            .or_else(|| links::n_links(b, buf, 4, no_chains))
+            .or_else(|| wings::als_wing(b, 4, no_wings))
+            .or_else(|| aligned.hint(b, 2))
+            .or_else(|| wings::als_wing(b, 5, no_wings))
+            .or_else(|| chains.cycles_and_forcing_chains(b))
+            .or_else(|| wings::als_wing(b, 6, no_wings))
+            .or_else(|| aligned.hint(b, 3))
+            .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
+            .or_else(|| multiple.cell_and_region_chains(b))
+            .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
+            .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
+            .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))
+            .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(3)))
     }
-}
-
-fn next_hint(
-    b: &Board,
-    buf: &mut Vec<links::Link>,
-    no_chains: &mut links::NoChains,
-    no_wings: &mut wings::NoWings,
-    chains: &mut chains::Chains,
-    multiple: &mut chains::Multiple,
-    dynamic: &mut dynamic::Dynamic,
-    aligned: &mut aligned::Aligned,
-) -> Option<Hint> {
-    singles::hidden_single(b)
-        .or_else(|| singles::locking(b, true))
-        .or_else(|| singles::hidden_set(b, 2, true))
-        .or_else(|| singles::naked_single(b))
-        .or_else(|| singles::hidden_set(b, 3, true))
-        .or_else(|| singles::locking(b, false))
-        .or_else(|| singles::naked_set(b, 2))
-        .or_else(|| fish::fish(b, 2))
-        .or_else(|| singles::hidden_set(b, 2, false))
-        .or_else(|| singles::naked_set(b, 3))
-        .or_else(|| fish::fish(b, 3))
-        .or_else(|| singles::hidden_set(b, 3, false))
-        .or_else(|| links::n_links(b, buf, 2, no_chains))
-        .or_else(|| wings::xy_wing(b, false))
-        .or_else(|| wings::xy_wing(b, true))
-        .or_else(|| uniqueness::unique_loops(b))
-        .or_else(|| singles::naked_set(b, 4))
-        .or_else(|| fish::fish(b, 4))
-        .or_else(|| singles::hidden_set(b, 4, false))
-        .or_else(|| links::n_links(b, buf, 3, no_chains))
-        .or_else(|| wings::als_wing(b, 3, no_wings))
-        .or_else(|| uniqueness::bug(b))
-        .or_else(|| links::n_links(b, buf, 4, no_chains))
-        .or_else(|| wings::als_wing(b, 4, no_wings))
-        .or_else(|| aligned.hint(b, 2))
-        .or_else(|| wings::als_wing(b, 5, no_wings))
-        .or_else(|| chains.cycles_and_forcing_chains(b))
-        .or_else(|| wings::als_wing(b, 6, no_wings))
-        .or_else(|| aligned.hint(b, 3))
-        .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
-        .or_else(|| multiple.cell_and_region_chains(b))
-        .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
-        .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
-        .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))
-        .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(3)))
 }

@@ -687,19 +687,11 @@ impl Dynamic {
                     (follow_on, self.runs[cell * 9 + di].contradiction)
                 {
                     let r = &self.runs[cell * 9 + di];
-                    self.nested.clear();
-                    let lim = limit(&best);
-                    let mut cx =
-                        r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested, lim);
-                    if cx <= lim {
-                        cx += r.ancestors(
-                            n_off,
-                            &mut self.seen,
-                            &mut self.stack,
-                            &mut self.nested,
-                            lim - cx,
-                        );
-                    }
+                    let cx = complexity(
+                        [(r, n_on), (r, n_off)],
+                        (&mut self.seen, &mut self.stack, &mut self.nested),
+                        limit(&best),
+                    );
                     let mut elim = [0u128; 9];
                     elim[di] = 1u128 << cell;
                     offer(&mut best, b, names.contradiction, base, cx, 7, elim);
@@ -710,19 +702,11 @@ impl Dynamic {
                 self.off.chain(b, on ^ 1, mode, &mut self.adv);
                 if let Some((n_on, n_off)) = self.off.contradiction {
                     let r = &self.off;
-                    self.nested.clear();
-                    let lim = limit(&best);
-                    let mut cx =
-                        r.ancestors(n_on, &mut self.seen, &mut self.stack, &mut self.nested, lim);
-                    if cx <= lim {
-                        cx += r.ancestors(
-                            n_off,
-                            &mut self.seen,
-                            &mut self.stack,
-                            &mut self.nested,
-                            lim - cx,
-                        );
-                    }
+                    let cx = complexity(
+                        [(r, n_on), (r, n_off)],
+                        (&mut self.seen, &mut self.stack, &mut self.nested),
+                        limit(&best),
+                    );
                     offer(
                         &mut best,
                         b,
@@ -761,22 +745,11 @@ impl Dynamic {
                     if !removes(b, &elim) {
                         continue;
                     }
-                    self.nested.clear();
-                    let lim = limit(&best);
-                    let mut cx = 0;
-                    for d in bits(m as u32) {
-                        let r = &runs[d];
-                        cx += r.ancestors(
-                            r.node_of[s as usize],
-                            &mut self.seen,
-                            &mut self.stack,
-                            &mut self.nested,
-                            lim - cx,
-                        );
-                        if cx > lim {
-                            break;
-                        }
-                    }
+                    let cx = complexity(
+                        bits(m as u32).map(|d| (&runs[d], runs[d].node_of[s as usize])),
+                        (&mut self.seen, &mut self.stack, &mut self.nested),
+                        limit(&best),
+                    );
                     offer(&mut best, b, names.cell, base, cx, 5, elim);
                 }
             }
@@ -809,24 +782,14 @@ impl Dynamic {
                 if !removes(b, &elim) {
                     continue;
                 }
-                self.nested.clear();
-                let lim = limit(best);
-                let mut cx = on_run.ancestors(
-                    on_run.node_of[s as usize],
-                    &mut self.seen,
-                    &mut self.stack,
-                    &mut self.nested,
-                    lim,
+                let cx = complexity(
+                    [
+                        (on_run, on_run.node_of[s as usize]),
+                        (&self.off, self.off.node_of[s as usize]),
+                    ],
+                    (&mut self.seen, &mut self.stack, &mut self.nested),
+                    limit(best),
                 );
-                if cx <= lim {
-                    cx += self.off.ancestors(
-                        self.off.node_of[s as usize],
-                        &mut self.seen,
-                        &mut self.stack,
-                        &mut self.nested,
-                        lim - cx,
-                    );
-                }
                 offer(best, b, names.double, base, cx, 1, elim);
             }
         }
@@ -870,28 +833,14 @@ impl Dynamic {
                     if !removes(b, &elim) {
                         continue;
                     }
-                    self.nested.clear();
-                    let lim = limit(best);
-                    let mut cx = mine.ancestors(
-                        mine.node_of[s as usize],
-                        &mut self.seen,
-                        &mut self.stack,
-                        &mut self.nested,
-                        lim,
+                    let theirs = cells(others).map(|o| &runs[o * 9 + di]);
+                    let cx = complexity(
+                        std::iter::once(mine)
+                            .chain(theirs)
+                            .map(|r| (r, r.node_of[s as usize])),
+                        (&mut self.seen, &mut self.stack, &mut self.nested),
+                        limit(best),
                     );
-                    for o in cells(others) {
-                        if cx > lim {
-                            break;
-                        }
-                        let r = &runs[o * 9 + di];
-                        cx += r.ancestors(
-                            r.node_of[s as usize],
-                            &mut self.seen,
-                            &mut self.stack,
-                            &mut self.nested,
-                            lim - cx,
-                        );
-                    }
                     offer(best, b, names.region, base, cx, 6, elim);
                 }
             }
@@ -973,6 +922,25 @@ fn target_elim(b: &Board, s: State) -> [Cells; 9] {
 /// The largest complexity a hint may have and still beat `best`: a hint of more
 /// complexity has at least its difficulty (the length penalty grows with the
 /// complexity), so it loses either way.
+/// The complexity of a hint whose ends are the nodes `ends` (each in its run): the
+/// distinct ancestors of each end summed, the inner chains counted once for the hint,
+/// the count stopped once past `limit` (see [`Run::ancestors`]).
+fn complexity<'r>(
+    ends: impl IntoIterator<Item = (&'r Run, u32)>,
+    (seen, stack, nested): (&mut [u128; 12], &mut Vec<u32>, &mut Vec<u32>),
+    limit: u32,
+) -> u32 {
+    nested.clear();
+    let mut cx = 0;
+    for (r, n) in ends {
+        if cx > limit {
+            break;
+        }
+        cx += r.ancestors(n, seen, stack, nested, limit - cx);
+    }
+    cx
+}
+
 fn limit(best: &Best) -> u32 {
     best.as_ref().map_or(u32::MAX, |b| b.1)
 }

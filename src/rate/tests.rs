@@ -173,17 +173,26 @@ fn unique_rectangle_type_3_with_a_hidden_pair() {
     }
 }
 
+/// The puzzles of the serate ratings file with serate's ER, in file order.
+fn serate_rows() -> impl Iterator<Item = (&'static str, f64)> {
+    let file = include_str!("../../tests/data/serate_ratings.csv");
+    file.lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|line| {
+            let mut f = line.split(',');
+            let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
+            (puzzle, er.parse().unwrap())
+        })
+}
+
 /// Every step of every rated puzzle in the serate file between ER 4.5 and 8.5 keeps
 /// the solution: no removed candidate is the solution's digit, every placement is.
 #[test]
 fn no_step_removes_the_solutions_digit() {
-    let file = include_str!("../../tests/data/serate_ratings.csv");
     let mut rater = Rater::new();
     let mut checked = 0;
-    for line in file.lines().filter(|l| !l.starts_with('#')).skip(1) {
-        let mut f = line.split(',');
-        let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
-        let er: f64 = er.parse().unwrap();
+    for (puzzle, er) in serate_rows() {
         if !(4.5..=8.5).contains(&er) {
             continue;
         }
@@ -389,20 +398,11 @@ fn steps_replay_to_the_solution() {
 /// memory does skip digits.
 #[test]
 fn memories_of_searches_find_what_a_fresh_search_finds() {
-    let file = include_str!("../../tests/data/serate_ratings.csv");
     let mut rater = Rater::new();
     let (mut buf, mut kept) = (Vec::new(), links::NoChains::default());
     let mut kept_wings = wings::NoWings::default();
     let (mut positions, mut found, mut skipped, mut wings_found) = (0, 0, 0, 0);
-    for line in file
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .skip(1)
-        .step_by(5)
-    {
-        let mut f = line.split(',');
-        let (puzzle, er) = (f.next().unwrap(), f.next().unwrap());
-        let er: f64 = er.parse().unwrap();
+    for (puzzle, er) in serate_rows().step_by(5) {
         if !(4.5..=8.5).contains(&er) {
             continue;
         }

@@ -1060,6 +1060,7 @@ impl Run {
         self.first[s as usize] != NONE
     }
 
+    #[inline]
     fn add(&mut self, s: State, parent: u32) -> u32 {
         self.nodes.push(Node { s, parent });
         let n = (self.nodes.len() - 1) as u32;

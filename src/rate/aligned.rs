@@ -27,12 +27,16 @@ pub fn aligned_exclusion(b: &Board, degree: u32) -> Option<Hint> {
 /// scan ran to the end without a hint.
 ///
 /// Whether a set of base cells removes anything depends only on the candidates of
-/// the base cells and of the cells that see them all (its *region*): which of those
-/// are excluders, and what they hold. A set whose region holds the same candidates as
-/// on that remembered position would be scanned there too (its cells were base cells
-/// and it had the same common excluders) and removed nothing, so it removes nothing
-/// now and is skipped. The scan order is unchanged, so the first set that removes
-/// anything, the hint, is the same.
+/// the base cells and, among the cells that see them all (its *region*), on which are
+/// excluders (two to `degree` candidates) and what the excluders whose candidates all
+/// lie among the base cells' hold (the others never block a choice). A set whose base
+/// cells kept their candidates, and whose region's changed cells were no excluder on
+/// the remembered position and are none now, or were and are excluders holding a
+/// digit outside the base cells' both times, would be scanned there too (its cells
+/// were base cells, with as many common excluders) with the same excluders that
+/// count, and removed nothing; so it removes nothing now and is skipped. The scan
+/// order is unchanged, so the first set that removes anything, the hint, is the
+/// same.
 #[derive(Debug, Clone, Default)]
 pub struct Aligned {
     /// Candidates of the remembered position of degree 2 and 3 (index `degree - 2`),
@@ -45,17 +49,7 @@ impl Aligned {
     pub fn hint(&mut self, b: &Board, degree: u32) -> Option<Hint> {
         debug_assert!(degree == 2 || degree == 3);
         let slot = degree as usize - 2;
-        // cells whose candidates differ from the remembered position's
-        let mut changed: Cells = super::board::ALL;
-        if let Some(snap) = &self.clean[slot] {
-            changed = 0;
-            for c in 0..81 {
-                if snap[c] != b.cand[c] {
-                    changed |= 1u128 << c;
-                }
-            }
-        }
-        let (hint, scanned) = scan(b, degree, changed);
+        let (hint, scanned) = scan(b, degree, self.clean[slot].as_ref());
         if scanned && hint.is_none() {
             self.clean[slot] = Some(b.cand);
         }
@@ -63,9 +57,42 @@ impl Aligned {
     }
 }
 
-/// The scan of [`Aligned::hint`], skipping the sets whose region lies outside
-/// `changed`; whether the scan ran (no early exit) with the hint it found.
-fn scan(b: &Board, degree: u32, changed: Cells) -> (Option<Hint>, bool) {
+/// Whether a set of base cells could remove something now though it removed nothing
+/// on the remembered position `snap`: one of its cells changed, or a cell of its
+/// region among `moved` (changed cells that were or are excluders) that was or is an
+/// excluder holding only digits of the base cells (`union`), or that is one now and
+/// was none then or the other way round.
+#[inline]
+fn may_differ(b: &Board, snap: &[u16; 81], set: Cells, region: Cells, moved: &Moved) -> bool {
+    if set & moved.changed != 0 {
+        return true;
+    }
+    let around = region & moved.small_either;
+    if around == 0 {
+        return false;
+    }
+    if around & moved.flipped != 0 {
+        return true;
+    }
+    let union = cells(set).fold(0u16, |m, c| m | b.cand[c]);
+    cells(around).any(|c| b.cand[c] & !union == 0 || snap[c] & !union == 0)
+}
+
+/// The cells that changed since the remembered position, and those of them that
+/// can change an outcome.
+struct Moved {
+    /// Cells whose candidates differ.
+    changed: Cells,
+    /// Changed cells that are excluders now or were then.
+    small_either: Cells,
+    /// Changed cells that are excluders now and were none then, or the other way.
+    flipped: Cells,
+}
+
+/// The scan of [`Aligned::hint`], skipping the sets that [`may_differ`] clears
+/// against the remembered position `snap`; whether the scan ran (no early exit) with
+/// the hint it found.
+fn scan(b: &Board, degree: u32, snap: Option<&[u16; 81]>) -> (Option<Hint>, bool) {
     // cells whose candidates can exclude: 2..=degree candidates
     let mut small: Cells = 0;
     for c in cells(b.empty) {
@@ -90,13 +117,49 @@ fn scan(b: &Board, degree: u32, changed: Cells) -> (Option<Hint>, bool) {
     if base.len() < degree as usize {
         return (None, false);
     }
+    let is_small = |m: u16| (2..=degree).contains(&m.count_ones());
+    let fresh = [0u16; 81];
+    let (snap, moved) = match snap {
+        Some(snap) => {
+            let mut moved = Moved {
+                changed: 0,
+                small_either: 0,
+                flipped: 0,
+            };
+            for c in 0..81 {
+                if snap[c] != b.cand[c] {
+                    let bit = 1u128 << c;
+                    moved.changed |= bit;
+                    let (now, then) = (is_small(b.cand[c]), is_small(snap[c]));
+                    if now || then {
+                        moved.small_either |= bit;
+                    }
+                    if now != then {
+                        moved.flipped |= bit;
+                    }
+                }
+            }
+            (snap, moved)
+        }
+        // no remembered position: every set may differ
+        None => (
+            &fresh,
+            Moved {
+                changed: super::board::ALL,
+                small_either: 0,
+                flipped: 0,
+            },
+        ),
+    };
     for n2 in 1..base.len() {
         let c1 = base[n2];
         for &c0 in &base[..n2] {
             let common01 = PEERS[c0] & PEERS[c1] & small;
             let pair = 1u128 << c0 | 1u128 << c1;
             if degree == 2 {
-                if common01.count_ones() >= 2 && (pair | (PEERS[c0] & PEERS[c1])) & changed != 0 {
+                if common01.count_ones() >= 2
+                    && may_differ(b, snap, pair, PEERS[c0] & PEERS[c1], &moved)
+                {
                     if let Some(h) = exclude(b, &[c0, c1], common01) {
                         return (Some(h), true);
                     }
@@ -107,12 +170,24 @@ fn scan(b: &Board, degree: u32, changed: Cells) -> (Option<Hint>, bool) {
                 // every triplet's common excluders lie among these
                 continue;
             }
-            let first = PEERS[c0] & small & base_set & !pair;
-            let second = PEERS[c1] & small & base_set & !pair & !first;
+            let mut first = PEERS[c0] & small & base_set & !pair;
+            let mut second = PEERS[c1] & small & base_set & !pair & !first;
+            if pair & moved.changed == 0 && PEERS[c0] & PEERS[c1] & moved.small_either == 0 {
+                // every triplet's region lies in the pair's: only a changed third
+                // cell can make it differ (`may_differ`)
+                first &= moved.changed;
+                second &= moved.changed;
+            }
             for c2 in cells(first).chain(cells(second)) {
                 let common = common01 & PEERS[c2];
                 if common.count_ones() >= 2
-                    && (pair | 1u128 << c2 | (PEERS[c0] & PEERS[c1] & PEERS[c2])) & changed != 0
+                    && may_differ(
+                        b,
+                        snap,
+                        pair | 1u128 << c2,
+                        PEERS[c0] & PEERS[c1] & PEERS[c2],
+                        &moved,
+                    )
                 {
                     if let Some(h) = exclude(b, &[c0, c1, c2], common) {
                         return (Some(h), true);
@@ -174,6 +249,34 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
         (false, false)
     };
     let m2 = if set.len() == 3 { b.cand[set[2]] } else { 0 };
+    // What the excluders block beside two digits `m` of the first two cells, read
+    // from tables instead of each excluder in turn: an excluder of two digits held by
+    // `m` blocks every third digit, one with one digit in `m` blocks its other digit
+    // (`partner`), one of three digits with two in `m` blocks its third (`third`).
+    let mut partner = [0u16; 9];
+    let mut both = [0u16; 9];
+    let mut third = [0u16; 81];
+    if set.len() == 3 {
+        for &e in excl {
+            let ds = e as u32;
+            if e.count_ones() == 2 {
+                let (x, y) = (
+                    ds.trailing_zeros() as usize,
+                    31 - ds.leading_zeros() as usize,
+                );
+                partner[x] |= 1 << y;
+                partner[y] |= 1 << x;
+                both[x] |= 1 << y;
+                both[y] |= 1 << x;
+            } else {
+                for x in bits(ds) {
+                    for y in bits(ds & !(1 << x)) {
+                        third[x * 9 + y] |= e & !(1 << x | 1 << y);
+                    }
+                }
+            }
+        }
+    }
     for p0 in bits(m0) {
         for p1 in bits(m1) {
             if p0 == p1 && s01 {
@@ -190,16 +293,9 @@ fn exclude(b: &Board, set: &[usize], common: Cells) -> Option<Hint> {
             // The third digits that leave no excluder used up with `m`: an excluder
             // held by `m` alone blocks every one, an excluder with one digit outside
             // `m` blocks that digit, one with two or more outside blocks none.
-            let mut kill = 0u16;
-            for &e in excl {
-                let r = e & !m;
-                kill |= if r == 0 {
-                    u16::MAX
-                } else if r & (r - 1) == 0 {
-                    r
-                } else {
-                    0
-                };
+            let mut kill = partner[p0] | partner[p1] | third[p0 * 9 + p1];
+            if both[p0] >> p1 & 1 != 0 {
+                kill = u16::MAX;
             }
             if s02 {
                 kill |= 1 << p0;

@@ -75,6 +75,9 @@ pub struct Graph {
     /// the last build or view), and whether `reach` is too ([`Graph::reach_opposite`]).
     comp_current: bool,
     reach_current: bool,
+    /// The position the graph was built on, when built ([`Graph::build_all`] keeps
+    /// the graph when asked for the same position again).
+    built_on: Option<Board>,
 }
 
 const NO_COMP: u16 = u16::MAX;
@@ -94,6 +97,10 @@ impl Graph {
     fn build_all(&mut self, b: &Board) {
         self.comp_current = false;
         self.reach_current = false;
+        if self.built_on.as_ref() == Some(b) {
+            return;
+        }
+        self.built_on = None;
         self.start.clear();
         self.list.clear();
         self.ny.clear();
@@ -145,6 +152,7 @@ impl Graph {
             }
         }
         self.start.push(self.list.len() as u32);
+        self.built_on = Some(*b);
     }
 
     /// Follow Y-links if `y` and X-links if `x` from now on ("on" states always turn
@@ -476,6 +484,12 @@ fn chain_sources(b: &Board, x: bool, out: &mut Vec<State>) {
             }
         }
     }
+}
+
+/// The states in both bit sets.
+#[inline]
+fn and(a: &[u128; 12], b: &[u128; 12]) -> [u128; 12] {
+    std::array::from_fn(|i| a[i] & b[i])
 }
 
 /// Whether state `s` is in the bit set `set`.
@@ -1032,6 +1046,9 @@ pub struct Run {
     nodes: Vec<Node>,
     /// Node of each state reached, `NONE` if not reached.
     first: Vec<u32>,
+    /// The states reached, as a bit set: the cell and region chains ask which
+    /// states every run of a group reached, an intersection of these.
+    seen: [u128; 12],
     /// States reached, in the order found.
     order: Vec<State>,
     queue_on: std::collections::VecDeque<u32>,
@@ -1043,10 +1060,12 @@ impl Run {
         self.first[s as usize] != NONE
     }
 
+    #[inline]
     fn add(&mut self, s: State, parent: u32) -> u32 {
         self.nodes.push(Node { s, parent });
         let n = (self.nodes.len() - 1) as u32;
         self.first[s as usize] = n;
+        self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
         self.order.push(s);
         n
     }
@@ -1075,6 +1094,7 @@ impl Run {
             self.first.clear();
             self.first.resize(81 * 9 * 2, NONE);
         }
+        self.seen = [0; 12];
         self.order.clear();
         self.queue_on.clear();
         self.queue_off.clear();
@@ -1154,7 +1174,17 @@ impl Multiple {
     /// cell, or every position of a digit in a house, implies is true. Static chains;
     /// only cells with three or more candidates start them, and a house only from its
     /// first position, as in Sudoku Explainer's "Multiple Forcing Chains".
-    pub fn cell_and_region_chains(&mut self, b: &Board) -> Option<Hint> {
+    ///
+    /// The graph of position `b` is borrowed from `chains`, whose "Forcing Chains &
+    /// Cycles" built it on the same position just before (else it is built).
+    pub fn cell_and_region_chains(&mut self, b: &Board, chains: &mut Chains) -> Option<Hint> {
+        std::mem::swap(&mut self.graph, &mut chains.graph);
+        let hint = self.cell_and_region_chains_on(b);
+        std::mem::swap(&mut self.graph, &mut chains.graph);
+        hint
+    }
+
+    fn cell_and_region_chains_on(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
         self.start(b);
         let mut values = [NONE; 9];
@@ -1169,8 +1199,12 @@ impl Multiple {
             }
             // cell reduction: what every digit of the cell implies
             let first = &self.pool[values[m.trailing_zeros() as usize] as usize];
+            let mut every = [u128::MAX; 12];
+            for d in super::board::bits(m as u32) {
+                every = and(&every, &self.pool[values[d] as usize].seen);
+            }
             for &s in &first.order {
-                if !super::board::bits(m as u32).all(|d| self.pool[values[d] as usize].reached(s)) {
+                if !has(&every, s) {
                     continue;
                 }
                 let cx: u32 = super::board::bits(m as u32)
@@ -1197,8 +1231,12 @@ impl Multiple {
             }
             let others = &others[..n];
             let mine = &self.pool[mine as usize];
+            let mut every = [u128::MAX; 12];
+            for &k in others {
+                every = and(&every, &self.pool[k as usize].seen);
+            }
             for &s in &mine.order {
-                if !others.iter().all(|&k| self.pool[k as usize].reached(s)) {
+                if !has(&every, s) {
                     continue;
                 }
                 let cx = mine.length_to(s)

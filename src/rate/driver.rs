@@ -63,7 +63,7 @@ impl Producers {
             .or_else(|| wings::als_wing(b, 6, no_wings))
             .or_else(|| aligned.hint(b, 3))
             .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
-            .or_else(|| multiple.cell_and_region_chains(b))
+            .or_else(|| multiple.cell_and_region_chains(b, chains))
             .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
             .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
             .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))

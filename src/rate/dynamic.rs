@@ -55,20 +55,27 @@ fn houses_of(cell: usize) -> [usize; 3] {
 pub struct Run {
     /// Node of each state reached (`NONE` if not reached).
     node_of: Vec<u32>,
+    /// The states reached, as a bit set: the cell and region chains ask which states
+    /// every run of a group reached, an intersection of these.
+    seen: [u128; 12],
     /// State of each node.
     states: Vec<State>,
     /// Parents of node `n`: `parents[par_start[n]..par_start[n + 1]]`.
     par_start: Vec<u32>,
-    /// Complexity of the inner (nested) chain each node was deduced by, 0 if none.
+    /// Complexity of the inner (nested) chain each node was deduced by, 0 if none
+    /// (nodes past the end: none; only nested runs fill it).
     nest: Vec<u32>,
-    /// Which inner hint each node was deduced by (`NONE` if none).
+    /// Which inner hint each node was deduced by (`NONE` if none, or past the end).
     nest_id: Vec<u32>,
     parents: Vec<u32>,
     /// "On" and "off" states reached, in the order reached.
     order_on: Vec<State>,
     order_off: Vec<State>,
-    queue_on: std::collections::VecDeque<u32>,
-    queue_off: std::collections::VecDeque<u32>,
+    /// Nodes queued, "on" and "off": `queue_on[head_on..]` are still to follow.
+    queue_on: Vec<u32>,
+    queue_off: Vec<u32>,
+    head_on: usize,
+    head_off: usize,
     /// The contradiction found, as (on node, off node) of one candidate.
     contradiction: Option<(u32, u32)>,
     /// The working grid.
@@ -81,6 +88,7 @@ impl Default for Run {
     fn default() -> Self {
         Run {
             node_of: vec![NONE; STATES],
+            seen: [0; 12],
             states: Vec::new(),
             par_start: vec![0],
             nest: Vec::new(),
@@ -88,8 +96,10 @@ impl Default for Run {
             parents: Vec::new(),
             order_on: Vec::new(),
             order_off: Vec::new(),
-            queue_on: Default::default(),
-            queue_off: Default::default(),
+            queue_on: Vec::new(),
+            queue_off: Vec::new(),
+            head_on: 0,
+            head_off: 0,
             contradiction: None,
             grid: Board::new(),
             par: Vec::new(),
@@ -112,6 +122,7 @@ impl Run {
         for &s in &self.states {
             self.node_of[s as usize] = NONE;
         }
+        self.seen = [0; 12];
         self.states.clear();
         self.par_start.clear();
         self.par_start.push(0);
@@ -122,6 +133,8 @@ impl Run {
         self.order_off.clear();
         self.queue_on.clear();
         self.queue_off.clear();
+        self.head_on = 0;
+        self.head_off = 0;
         self.contradiction = None;
     }
 
@@ -136,16 +149,15 @@ impl Run {
         self.states.push(s);
         self.parents.extend_from_slice(parents);
         self.par_start.push(self.parents.len() as u32);
-        self.nest.push(0);
-        self.nest_id.push(NONE);
         if !temp {
             self.node_of[s as usize] = n;
+            self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
             if is_on(s) {
                 self.order_on.push(s);
-                self.queue_on.push_back(n);
+                self.queue_on.push(n);
             } else {
                 self.order_off.push(s);
-                self.queue_off.push_back(n);
+                self.queue_off.push(n);
             }
         }
         n
@@ -178,7 +190,7 @@ impl Run {
             }
             seen[s / 128] |= 1u128 << (s % 128);
             count += 1;
-            let id = self.nest_id[p as usize];
+            let id = self.nest_id.get(p as usize).copied().unwrap_or(NONE);
             if id != NONE && !nested.contains(&id) {
                 nested.push(id);
                 count += self.nest[p as usize];
@@ -209,7 +221,8 @@ impl Run {
     fn follow(&mut self, base: &Board, mode: Mode, adv: &mut Advanced, par: &mut Vec<u32>) {
         let mut ons: [(State, usize); 4] = [(0, 0); 4];
         loop {
-            if let Some(p) = self.queue_on.pop_front() {
+            if let Some(&p) = self.queue_on.get(self.head_on) {
+                self.head_on += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
                 if mode.y {
@@ -233,7 +246,8 @@ impl Run {
                 }
                 continue;
             }
-            if let Some(p) = self.queue_off.pop_front() {
+            if let Some(&p) = self.queue_off.get(self.head_off) {
+                self.head_off += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
                 // what turns on, on the grid still holding `s`
@@ -267,11 +281,10 @@ impl Run {
                         }
                     } else {
                         let h = houses_of(cell)[why];
+                        // in the house's order, which is increasing
                         let gone = base.digit[di] & HOUSE_MASK[h] & !self.grid.digit[di];
-                        for &o in &HOUSES[h] {
-                            if gone >> o & 1 != 0 {
-                                par.push(self.node_of[state(o as usize, di, false) as usize]);
-                            }
+                        for o in cells(gone) {
+                            par.push(self.node_of[state(o, di, false) as usize]);
                         }
                     }
                     debug_assert!(par.iter().all(|&x| x != NONE));
@@ -337,6 +350,10 @@ impl Run {
             }
             debug_assert!(par.iter().all(|&x| x != NONE));
             let n = self.node(s, &par, false);
+            if self.nest.len() <= n as usize {
+                self.nest.resize(n as usize + 1, 0);
+                self.nest_id.resize(n as usize + 1, NONE);
+            }
             self.nest[n as usize] = cx;
             self.nest_id[n as usize] = id;
             any = true;
@@ -731,6 +748,10 @@ impl Dynamic {
             // cell reduction: what every digit of the cell implies
             let first = cell * 9 + m.trailing_zeros() as usize;
             let runs = &self.runs[cell * 9..cell * 9 + 9];
+            let mut every = [u128::MAX; 12];
+            for d in bits(m as u32) {
+                every = and(&every, &runs[d].seen);
+            }
             for on_side in [true, false] {
                 let list = if on_side {
                     &self.runs[first].order_on
@@ -738,7 +759,7 @@ impl Dynamic {
                     &self.runs[first].order_off
                 };
                 for &s in list {
-                    if !bits(m as u32).all(|d| runs[d].reached(s)) {
+                    if !has(&every, s) {
                         continue;
                     }
                     let elim = target_elim(b, s);
@@ -819,6 +840,10 @@ impl Dynamic {
             }
             let mine = &self.runs[cell * 9 + di];
             let runs = &self.runs;
+            let mut every = [u128::MAX; 12];
+            for o in cells(others) {
+                every = and(&every, &runs[o * 9 + di].seen);
+            }
             for on_side in [true, false] {
                 let list = if on_side {
                     &mine.order_on
@@ -826,7 +851,7 @@ impl Dynamic {
                     &mine.order_off
                 };
                 for &s in list {
-                    if !cells(others).all(|o| runs[o * 9 + di].reached(s)) {
+                    if !has(&every, s) {
                         continue;
                     }
                     let elim = target_elim(b, s);
@@ -846,6 +871,18 @@ impl Dynamic {
             }
         }
     }
+}
+
+/// The states in both bit sets.
+#[inline]
+fn and(a: &[u128; 12], b: &[u128; 12]) -> [u128; 12] {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+/// Whether state `s` is in the bit set `set`.
+#[inline]
+fn has(set: &[u128; 12], s: State) -> bool {
+    set[s as usize / 128] >> (s as usize % 128) & 1 != 0
 }
 
 /// The printed names of one producer's hints.
@@ -1060,7 +1097,8 @@ mod tests {
         }
         assert!(dyn2.hint(&b, Kind::Nishio).is_none());
         let mut multiple = super::super::chains::Multiple::default();
-        assert!(multiple.cell_and_region_chains(&b).is_none());
+        let mut chains = super::super::chains::Chains::default();
+        assert!(multiple.cell_and_region_chains(&b, &mut chains).is_none());
         let h = dyn2.hint(&b, Kind::Dynamic).expect("a dynamic chain");
         assert_eq!((h.name, h.difficulty), ("Dynamic Cell Forcing Chains", 89));
         let mut removed = 0;

@@ -488,13 +488,13 @@ fn chain_sources(b: &Board, x: bool, out: &mut Vec<State>) {
 
 /// The states in both bit sets.
 #[inline]
-fn and(a: &[u128; 12], b: &[u128; 12]) -> [u128; 12] {
+pub(super) fn and(a: &[u128; 12], b: &[u128; 12]) -> [u128; 12] {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
 /// Whether state `s` is in the bit set `set`.
 #[inline]
-fn has(set: &[u128; 12], s: State) -> bool {
+pub(super) fn has(set: &[u128; 12], s: State) -> bool {
     set[s as usize / 128] >> (s as usize % 128) & 1 != 0
 }
 
@@ -1420,14 +1420,7 @@ pub(super) mod tests {
                 if s.difficulty >= 65 {
                     break;
                 }
-                let mut elim = [0u128; 9];
-                for &(c, d) in &s.removed {
-                    elim[d as usize - 1] |= 1u128 << c;
-                }
-                b.eliminate(&elim);
-                for &(c, d) in &s.placed {
-                    b.place(c as usize, d);
-                }
+                super::super::tests::apply_step(&mut b, &s);
             }
             let mut g = b;
             for _ in 0..4 + next(20) {

@@ -40,7 +40,7 @@ use super::reach::{Houses, Reach};
 
 const STATES: usize = 81 * 9 * 2;
 // Candidate states are encoded as the static chains encode them.
-use super::chains::{cell_of, digit_of, is_on, state, State, NONE};
+use super::chains::{and, cell_of, digit_of, has, is_on, state, State, NONE};
 
 /// The three houses of a cell in Sudoku Explainer's order: box, row, column.
 #[inline]
@@ -871,18 +871,6 @@ impl Dynamic {
             }
         }
     }
-}
-
-/// The states in both bit sets.
-#[inline]
-fn and(a: &[u128; 12], b: &[u128; 12]) -> [u128; 12] {
-    std::array::from_fn(|i| a[i] & b[i])
-}
-
-/// Whether state `s` is in the bit set `set`.
-#[inline]
-fn has(set: &[u128; 12], s: State) -> bool {
-    set[s as usize / 128] >> (s as usize % 128) & 1 != 0
 }
 
 /// The printed names of one producer's hints.

@@ -433,18 +433,7 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
                     .count();
             }
             positions += 1;
-            for &(c, d) in &s.removed {
-                b.eliminate(&std::array::from_fn(|i| {
-                    if i + 1 == usize::from(d) {
-                        1 << c
-                    } else {
-                        0
-                    }
-                }));
-            }
-            for &(c, d) in &s.placed {
-                b.place(usize::from(c), d);
-            }
+            apply_step(&mut b, s);
         }
     }
     assert!(positions > 1000, "{positions} positions");
@@ -492,18 +481,7 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
                 }
                 positions += 1;
             }
-            for &(c, d) in &s.removed {
-                b.eliminate(&std::array::from_fn(|i| {
-                    if i + 1 == usize::from(d) {
-                        1 << c
-                    } else {
-                        0
-                    }
-                }));
-            }
-            for &(c, d) in &s.placed {
-                b.place(usize::from(c), d);
-            }
+            apply_step(&mut b, s);
         }
     }
     assert!(positions > 1000, "{positions} positions");
@@ -515,4 +493,16 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
         multiple_found > 10,
         "{multiple_found} cell or region chains found"
     );
+}
+
+/// Play step `s` of a rating path on `b`: its removals, then its placements.
+pub(super) fn apply_step(b: &mut Board, s: &super::Step) {
+    let mut elim = [0u128; 9];
+    for &(c, d) in &s.removed {
+        elim[usize::from(d) - 1] |= 1u128 << c;
+    }
+    b.eliminate(&elim);
+    for &(c, d) in &s.placed {
+        b.place(usize::from(c), d);
+    }
 }

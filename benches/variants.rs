@@ -18,12 +18,17 @@
 //! time.
 //!
 //! Puzzles are generated in the setup with fixed seeds (`BULKDOKU_BENCH_PUZZLES=N` per
-//! rule set, default 300), so the bench needs no data files;
+//! rule set, default 300; `BULKDOKU_BENCH_SEED=S`, default 2024, draws another sample),
+//! so the bench needs no data files;
 //! `BULKDOKU_BENCH_SETS="non-consecutive;anti-knight"` limits the rule sets to those
-//! named (`;` between them, as a set's own name has commas; `x` is always made). `BULKDOKU_BENCH_X_FILE=PATH`
-//! takes the Sudoku-X puzzles (the x rows, and the yardsticks' side of them) from a file
-//! instead: one puzzle a line in its first 81 characters, blank lines and lines starting
-//! with `#` skipped, every puzzle with exactly one solution (the bench checks it). After criterion's figures
+//! named (`;` between them, as a set's own name has commas; `x` is always made).
+//! `BULKDOKU_BENCH_FILES="anti-king=PATH;jigsaw=PATH"` takes a rule set's puzzles from a
+//! file instead (a held-out set, say), and runs that set whatever `BULKDOKU_BENCH_SETS`
+//! says: one puzzle a line in its first 81 characters, under `jigsaw` the regions as the
+//! line's second field (81 symbols after a space, tab, `,` or `;`), blank lines and lines
+//! starting with `#` skipped, every puzzle with exactly one solution (the bench checks
+//! it). `BULKDOKU_BENCH_X_FILE=PATH` is `BULKDOKU_BENCH_FILES="x=PATH"`: the x rows and
+//! the yardsticks' side of them. After criterion's figures
 //! an interleaved pass prints side-by-side ratios: the runs of a round follow each
 //! other, their order rotates, and the medians over rounds (`BULKDOKU_BENCH_ROUNDS`,
 //! default 11) are reported, as `benches/pipeline.rs` does.
@@ -32,7 +37,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bulkdoku::generate::Rng;
-use bulkdoku::rules::{generate_one, EngineChoice, Rule, RuleSet, Variant, VariantSolver, Vectors};
+use bulkdoku::rules::{
+    generate_one, EngineChoice, Regions, Rule, RuleSet, Variant, VariantSolver, Vectors,
+};
 use bulkdoku::{Grid, Solver};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -72,18 +79,18 @@ fn all_sets() -> &'static [Set] {
     SETS_MADE.get_or_init(|| {
         let n = puzzles_per_set();
         let only = std::env::var("BULKDOKU_BENCH_SETS").ok();
+        let files = bench_files();
         SETS.iter()
             .filter(|&&name| {
                 name == "x"
+                    || files.iter().any(|(set, _)| set == name)
                     || only
                         .as_deref()
                         .is_none_or(|o| o.split(';').any(|s| s == name))
             })
             .map(|&name| {
-                if name == "x" {
-                    if let Some(set) = x_file_set() {
-                        return set;
-                    }
+                if let Some((_, path)) = files.iter().find(|(set, _)| set == name) {
+                    return file_set(name, path);
                 }
                 let count = if name.contains("non-consecutive") {
                     (n / 10).max(5)
@@ -96,27 +103,68 @@ fn all_sets() -> &'static [Set] {
     })
 }
 
-/// The Sudoku-X puzzles of the file named by `BULKDOKU_BENCH_X_FILE`, if set.
-fn x_file_set() -> Option<Set> {
-    let path = std::env::var_os("BULKDOKU_BENCH_X_FILE")?;
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("BULKDOKU_BENCH_X_FILE {path:?}: {e}"));
-    let v = Variant::new(RuleSet::only(Rule::X), None).expect("no regions");
-    let puzzles: Vec<(Variant, Grid)> = text
-        .lines()
-        .map(str::trim_end)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let grid = Grid::parse_puzzle(&l.as_bytes()[..l.len().min(81)])
-                .unwrap_or_else(|e| panic!("BULKDOKU_BENCH_X_FILE {path:?}: {l}: {e}"));
-            (v.clone(), grid)
+/// The rule sets named with a file by `BULKDOKU_BENCH_FILES` (and `x` by
+/// `BULKDOKU_BENCH_X_FILE`): (set name, path).
+fn bench_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::env::var("BULKDOKU_BENCH_FILES")
+        .unwrap_or_default()
+        .split(';')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            let (set, path) = s
+                .split_once('=')
+                .unwrap_or_else(|| panic!("BULKDOKU_BENCH_FILES: {s:?} is not SET=PATH"));
+            let set = set.trim();
+            assert!(
+                SETS.contains(&set),
+                "BULKDOKU_BENCH_FILES: {set:?} is none of the bench's sets {SETS:?}"
+            );
+            (set.to_string(), path.trim().to_string())
         })
         .collect();
-    assert!(
-        !puzzles.is_empty(),
-        "BULKDOKU_BENCH_X_FILE {path:?}: no puzzles"
-    );
-    Some(Set { name: "x", puzzles })
+    if let Ok(path) = std::env::var("BULKDOKU_BENCH_X_FILE") {
+        files.retain(|(set, _)| set != "x");
+        files.push(("x".to_string(), path));
+    }
+    files
+}
+
+/// The puzzles of rule set `name` read from `path` (see the module's notes).
+fn file_set(name: &'static str, path: &str) -> Set {
+    let rules: RuleSet = name.parse().expect("known rules");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name} file {path}: {e}"));
+    let puzzles: Vec<(Variant, Grid)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .map(|(line, l)| {
+            let bytes = l.as_bytes();
+            let fail = |why: String| -> ! { panic!("{name} file {path}, line {line}: {why}") };
+            let grid =
+                Grid::parse(&bytes[..bytes.len().min(81)]).unwrap_or_else(|e| fail(e.to_string()));
+            let regions = if rules.contains(Rule::Jigsaw) {
+                let rest = l.get(81..).unwrap_or("");
+                let field = rest.trim_start_matches([' ', '\t', ',', ';']);
+                let field = &field.as_bytes()[..field.len().min(81)];
+                Some(Regions::parse(field).unwrap_or_else(|e| fail(e.to_string())))
+            } else {
+                None
+            };
+            let v = Variant::new(rules, regions.as_ref()).unwrap_or_else(|e| fail(e.to_string()));
+            (v, grid)
+        })
+        .collect();
+    assert!(!puzzles.is_empty(), "{name} file {path}: no puzzles");
+    Set { name, puzzles }
+}
+
+/// The seed of the generated sets (`BULKDOKU_BENCH_SEED`, default 2024).
+fn bench_seed() -> u64 {
+    std::env::var("BULKDOKU_BENCH_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2024)
 }
 
 fn generate_set(name: &'static str, n: usize) -> Set {
@@ -124,7 +172,7 @@ fn generate_set(name: &'static str, n: usize) -> Set {
     let mut solver = VariantSolver::new();
     let puzzles = (0..n as u64)
         .map(|i| {
-            let made = generate_one(rules, &mut solver, &mut Rng::for_puzzle(2024, i))
+            let made = generate_one(rules, &mut solver, &mut Rng::for_puzzle(bench_seed(), i))
                 .expect("these rule sets have grids");
             let v = Variant::new(rules, made.regions.as_ref()).expect("regions with jigsaw");
             (v, made.puzzle)
@@ -137,7 +185,9 @@ fn generate_set(name: &'static str, n: usize) -> Set {
 fn classic_puzzles(n: usize) -> Vec<Grid> {
     let mut solver = Solver::new();
     (0..n as u64)
-        .map(|i| bulkdoku::generate::generate_one(&mut solver, &mut Rng::for_puzzle(2024, i)))
+        .map(|i| {
+            bulkdoku::generate::generate_one(&mut solver, &mut Rng::for_puzzle(bench_seed(), i))
+        })
         .collect()
 }
 
@@ -642,9 +692,13 @@ fn ratio_table(_: &mut Criterion) {
     );
     let rates = interleaved(rounds, &mut runs);
     let med = |i: usize| median(rates[i].clone());
-    println!("\nvariants: {n} generated puzzles per set, limit 2, one thread, {rounds} interleaved rounds, medians");
-    if let Some(path) = std::env::var_os("BULKDOKU_BENCH_X_FILE") {
-        println!("  x: the {nx} puzzles of {}", path.to_string_lossy());
+    println!(
+        "\nvariants: {n} generated puzzles per set (seed {}), limit 2, one thread, {rounds} \
+         interleaved rounds, medians",
+        bench_seed()
+    );
+    for (set, path) in bench_files() {
+        println!("  {set}: the puzzles of {path}");
     }
     println!(
         "  x, VariantSolver::new()            {:>10.0} puzzles/s",

@@ -2024,7 +2024,8 @@ struct Branch {
 }
 
 /// The search: depth first, the other branch of each guess on `stack`. Returns
-/// (solutions found up to `limit`, guesses made).
+/// (solutions found up to `limit`, guesses made); it gives up once it has made more
+/// than `budget` guesses (the guesses returned then exceed it).
 #[inline(always)]
 fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, const MV: u8>(
     t: &Tables,
@@ -2032,6 +2033,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     grid: &Grid,
     stack: &mut Vec<State>,
     limit: u64,
+    budget: u64,
     found: &mut dyn FnMut(Grid),
 ) -> (u64, u64) {
     stack.clear();
@@ -2086,6 +2088,9 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 cur.assign(d * 3 + b, i);
                 cur.last = (b * 27 + i) as u8;
                 guesses += 1;
+                if guesses > budget {
+                    break;
+                }
                 continue;
             }
         }
@@ -2119,6 +2124,9 @@ pub(crate) struct Engine {
     /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku), on CPUs with
     /// AVX2 or AVX-512: its search, its stack and the rules.
     lanes: Option<(super::xlanes::Kind, super::xlanes::Search)>,
+    /// The most guesses a search of this module may make ([`Engine::enumerate`]);
+    /// unbounded otherwise.
+    budget: u64,
 }
 
 impl Engine {
@@ -2135,7 +2143,20 @@ impl Engine {
             t,
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
+            budget: u64::MAX,
         }
+    }
+
+    /// Every solution of `grid`, in the order the search finds them, if there are at
+    /// most `most` and the search needs at most `budget` guesses to find them all and
+    /// show there are no more; `None` otherwise. This module's search, never
+    /// [`super::xlanes`]'s.
+    pub(crate) fn enumerate(&mut self, grid: &Grid, most: usize, budget: u64) -> Option<Vec<Grid>> {
+        let mut all = Vec::new();
+        self.budget = budget;
+        let (solutions, guesses) = self.search_scalar(grid, most as u64 + 1, &mut |g| all.push(g));
+        self.budget = u64::MAX;
+        (solutions <= most as u64 && guesses <= budget).then_some(all)
     }
 
     /// Search `grid`, handing each solution to `found`, up to `limit`. Returns
@@ -2190,9 +2211,10 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
+        let budget = self.budget;
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true, 0>(t, p, grid, s, limit, found);
+            return run::<true, false, false, true, 0>(t, p, grid, s, limit, budget, found);
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
@@ -2200,56 +2222,62 @@ impl Engine {
         // cells (`State::place_extra`).
         match (k.houses, k.settle_moves, k.nc) {
             (false, 1, false) => {
-                return run::<false, false, false, false, 1>(t, p, grid, s, limit, found)
+                return run::<false, false, false, false, 1>(t, p, grid, s, limit, budget, found)
             }
             (false, 2, false) => {
-                return run::<false, false, false, false, 2>(t, p, grid, s, limit, found)
+                return run::<false, false, false, false, 2>(t, p, grid, s, limit, budget, found)
             }
             (false, 3, false) => {
-                return run::<false, false, false, false, 3>(t, p, grid, s, limit, found)
+                return run::<false, false, false, false, 3>(t, p, grid, s, limit, budget, found)
             }
             (false, 1, true) => {
-                return run::<false, false, true, false, 1>(t, p, grid, s, limit, found)
+                return run::<false, false, true, false, 1>(t, p, grid, s, limit, budget, found)
             }
             (false, 2, true) => {
-                return run::<false, false, true, false, 2>(t, p, grid, s, limit, found)
+                return run::<false, false, true, false, 2>(t, p, grid, s, limit, budget, found)
             }
             (false, 3, true) => {
-                return run::<false, false, true, false, 3>(t, p, grid, s, limit, found)
+                return run::<false, false, true, false, 3>(t, p, grid, s, limit, budget, found)
             }
             (true, 1, false) => {
-                return run::<true, true, false, false, 1>(t, p, grid, s, limit, found)
+                return run::<true, true, false, false, 1>(t, p, grid, s, limit, budget, found)
             }
             (true, 2, false) => {
-                return run::<true, true, false, false, 2>(t, p, grid, s, limit, found)
+                return run::<true, true, false, false, 2>(t, p, grid, s, limit, budget, found)
             }
             (true, 3, false) => {
-                return run::<true, true, false, false, 3>(t, p, grid, s, limit, found)
+                return run::<true, true, false, false, 3>(t, p, grid, s, limit, budget, found)
             }
             (true, 1, true) => {
-                return run::<true, true, true, false, 1>(t, p, grid, s, limit, found)
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, budget, found)
             }
             (true, 2, true) => {
-                return run::<true, true, true, false, 2>(t, p, grid, s, limit, found)
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, budget, found)
             }
             (true, 3, true) => {
-                return run::<true, true, true, false, 3>(t, p, grid, s, limit, found)
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, budget, found)
             }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
             (false, false, false) => {
-                run::<false, false, false, false, 0>(t, p, grid, s, limit, found)
+                run::<false, false, false, false, 0>(t, p, grid, s, limit, budget, found)
             }
             (false, false, true) => {
-                run::<false, false, true, false, 0>(t, p, grid, s, limit, found)
+                run::<false, false, true, false, 0>(t, p, grid, s, limit, budget, found)
             }
             (false, true, false) => {
-                run::<false, true, false, false, 0>(t, p, grid, s, limit, found)
+                run::<false, true, false, false, 0>(t, p, grid, s, limit, budget, found)
             }
-            (false, true, true) => run::<false, true, true, false, 0>(t, p, grid, s, limit, found),
-            (true, _, false) => run::<true, true, false, false, 0>(t, p, grid, s, limit, found),
-            (true, _, true) => run::<true, true, true, false, 0>(t, p, grid, s, limit, found),
+            (false, true, true) => {
+                run::<false, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+            }
+            (true, _, false) => {
+                run::<true, true, false, false, 0>(t, p, grid, s, limit, budget, found)
+            }
+            (true, _, true) => {
+                run::<true, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+            }
         }
     }
 }

@@ -27,8 +27,10 @@ use crate::grid::{Grid, CELLS};
 use crate::solver::Outcome;
 
 use super::bands;
+use super::catalog::Catalog;
 use super::table::Variant;
 use super::RuleSet;
+use std::sync::Arc;
 
 /// All 81 cells.
 const ALL: u128 = (1 << CELLS) - 1;
@@ -360,6 +362,10 @@ impl Vectors {
     }
 }
 
+/// The box-band engine of a rule set, with the catalog of the rule set's grids if it
+/// has few ([`Catalog`]).
+type BandEngine = (RuleSet, bands::Engine, Option<Arc<Catalog>>);
+
 /// A reusable solver for any [`Variant`]: keeps its search stack (and the band tables
 /// of the last rule set) between puzzles, so bulk solving does not allocate per
 /// puzzle.
@@ -370,7 +376,7 @@ pub struct VariantSolver {
     /// The classic band engine, for classic rules under [`EngineChoice::Auto`].
     classic: Option<Box<crate::Solver>>,
     /// The box-band engine of the last rule set it ran for.
-    bands: Option<Box<(RuleSet, bands::Engine)>>,
+    bands: Option<Box<BandEngine>>,
     /// The vectors of the box-band engine's vector search (x, windoku, x,windoku).
     vectors: Vectors,
 }
@@ -469,9 +475,20 @@ impl VariantSolver {
         if self.choice != EngineChoice::Generic && v.regions().is_none() {
             let rules = v.rules();
             if self.bands.as_ref().is_none_or(|b| b.0 != rules) {
-                self.bands = Some(Box::new((rules, bands::Engine::new(v, self.vectors))));
+                let mut engine = bands::Engine::new(v, self.vectors);
+                // The catalog only where the engine is picked per rule set: forced
+                // engines are for comparisons.
+                let catalog = match self.choice {
+                    EngineChoice::Auto => Catalog::shared(rules, &mut engine),
+                    _ => None,
+                };
+                self.bands = Some(Box::new((rules, engine, catalog)));
             }
-            let engine = &mut self.bands.as_mut().expect("just made").1;
+            let (_, engine, catalog) = &mut **self.bands.as_mut().expect("just made");
+            if let Some(catalog) = catalog {
+                outcome.solutions = catalog.search(grid, limit, &mut found);
+                return outcome;
+            }
             let (solutions, guesses) = engine.search(grid, limit, &mut found);
             outcome.solutions = solutions;
             outcome.guesses = guesses;

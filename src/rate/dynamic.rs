@@ -39,6 +39,8 @@ use super::hint::Hint;
 use super::reach::{Houses, Reach};
 
 const STATES: usize = 81 * 9 * 2;
+/// [`Run::node_of`]'s "not reached".
+const NODE_NONE: u16 = u16::MAX;
 // Candidate states are encoded as the static chains encode them.
 use super::chains::{and, cell_of, digit_of, has, is_on, state, State, NONE};
 
@@ -53,11 +55,18 @@ fn houses_of(cell: usize) -> [usize; 3] {
 /// it was first reached from.
 #[derive(Debug, Clone)]
 pub struct Run {
-    /// Node of each state reached (`NONE` if not reached).
-    node_of: Vec<u32>,
+    /// Node of each state reached (`NODE_NONE` if not reached; a run has at most one
+    /// node per state and a temporary one, fewer than `NODE_NONE`): 16 bits, so
+    /// that the runs of a position take half the cache.
+    node_of: Vec<u16>,
     /// The states reached, as a bit set: the cell and region chains ask which states
     /// every run of a group reached, an intersection of these.
     seen: [u128; 12],
+    /// The cells of each digit whose "on" (`on_cells`) or "off" (`off_cells`) state
+    /// the run reached: an "on" state's whole wave of "off" peers is checked against
+    /// these at once.
+    on_cells: [u128; 9],
+    off_cells: [u128; 9],
     /// State of each node.
     states: Vec<State>,
     /// Parents of node `n`: `parents[par_start[n]..par_start[n + 1]]`.
@@ -87,8 +96,10 @@ pub struct Run {
 impl Default for Run {
     fn default() -> Self {
         Run {
-            node_of: vec![NONE; STATES],
+            node_of: vec![NODE_NONE; STATES],
             seen: [0; 12],
+            on_cells: [0; 9],
+            off_cells: [0; 9],
             states: Vec::new(),
             par_start: vec![0],
             nest: Vec::new(),
@@ -120,9 +131,11 @@ struct Mode {
 impl Run {
     fn clear(&mut self) {
         for &s in &self.states {
-            self.node_of[s as usize] = NONE;
+            self.node_of[s as usize] = NODE_NONE;
         }
         self.seen = [0; 12];
+        self.on_cells = [0; 9];
+        self.off_cells = [0; 9];
         self.states.clear();
         self.par_start.clear();
         self.par_start.push(0);
@@ -140,27 +153,59 @@ impl Run {
 
     #[inline]
     fn reached(&self, s: State) -> bool {
-        self.node_of[s as usize] != NONE
+        self.node_of[s as usize] != NODE_NONE
+    }
+
+    /// The node of state `s`, `NONE` if not reached.
+    #[inline]
+    fn node_at(&self, s: State) -> u32 {
+        match self.node_of[s as usize] {
+            NODE_NONE => NONE,
+            n => n as u32,
+        }
     }
 
     /// A node for `s` with `parents`; registered (and queued) unless `temp`.
     fn node(&mut self, s: State, parents: &[u32], temp: bool) -> u32 {
         let n = self.states.len() as u32;
         self.states.push(s);
-        self.parents.extend_from_slice(parents);
+        // one by one: a copy of a slice this short costs more as a call
+        for &q in parents {
+            self.parents.push(q);
+        }
         self.par_start.push(self.parents.len() as u32);
         if !temp {
-            self.node_of[s as usize] = n;
+            debug_assert!(n < NODE_NONE as u32);
+            self.node_of[s as usize] = n as u16;
             self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
+            let bit = 1u128 << cell_of(s);
             if is_on(s) {
+                self.on_cells[digit_of(s)] |= bit;
                 self.order_on.push(s);
                 self.queue_on.push(n);
             } else {
+                self.off_cells[digit_of(s)] |= bit;
                 self.order_off.push(s);
                 self.queue_off.push(n);
             }
         }
         n
+    }
+
+    /// A registered "off" node for `s` = (`cell`, `di`), not reached yet, whose one
+    /// parent is the "on" node `p` (what [`Run::node`] does, without its tests).
+    #[inline]
+    fn off_node(&mut self, s: State, cell: usize, di: usize, p: u32) {
+        let n = self.states.len() as u32;
+        self.states.push(s);
+        self.parents.push(p);
+        self.par_start.push(self.parents.len() as u32);
+        debug_assert!(n < NODE_NONE as u32);
+        self.node_of[s as usize] = n as u16;
+        self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
+        self.off_cells[di] |= 1u128 << cell;
+        self.order_off.push(s);
+        self.queue_off.push(n);
     }
 
     /// Distinct states among the ancestors of node `n`, itself included, plus the
@@ -202,7 +247,9 @@ impl Run {
                 self.par_start[p as usize] as usize,
                 self.par_start[p as usize + 1] as usize,
             );
-            stack.extend_from_slice(&self.parents[a..z]);
+            for &q in &self.parents[a..z] {
+                stack.push(q);
+            }
         }
         count
     }
@@ -225,23 +272,37 @@ impl Run {
                 self.head_on += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
+                let bit = 1u128 << cell;
                 if mode.y {
                     for d in bits(self.grid.cand[cell] as u32) {
-                        if d != di && self.off_from_on(state(cell, d, false), p) {
+                        if d == di || self.off_cells[d] & bit != 0 {
+                            continue;
+                        }
+                        if self.on_cells[d] & bit != 0 {
+                            // a contradiction
+                            self.off_from_on(state(cell, d, false), p);
                             return;
                         }
+                        self.off_node(state(cell, d, false), cell, d, p);
                     }
                 }
                 // box, row, column, each in cell order (a house's cells are listed
                 // in increasing order), every cell once
-                let mut added = 1u128 << cell;
+                let mut added = bit;
                 for h in houses_of(cell) {
                     let fresh = self.grid.digit[di] & HOUSE_MASK[h] & !added;
                     added |= fresh;
-                    for o in cells(fresh) {
-                        if self.off_from_on(state(o, di, false), p) {
-                            return;
+                    if fresh & self.on_cells[di] != 0 {
+                        // a contradiction in this house: the states before it first,
+                        // in order
+                        for o in cells(fresh) {
+                            if self.off_from_on(state(o, di, false), p) {
+                                return;
+                            }
                         }
+                    }
+                    for o in cells(fresh & !self.off_cells[di]) {
+                        self.off_node(state(o, di, false), o, di, p);
                     }
                 }
                 continue;
@@ -277,20 +338,20 @@ impl Run {
                     if why == 3 {
                         let gone = base.cand[tc] & !self.grid.cand[tc];
                         for d in bits(gone as u32) {
-                            par.push(self.node_of[state(tc, d, false) as usize]);
+                            par.push(self.node_at(state(tc, d, false)));
                         }
                     } else {
                         let h = houses_of(cell)[why];
                         // in the house's order, which is increasing
                         let gone = base.digit[di] & HOUSE_MASK[h] & !self.grid.digit[di];
                         for o in cells(gone) {
-                            par.push(self.node_of[state(o, di, false) as usize]);
+                            par.push(self.node_at(state(o, di, false)));
                         }
                     }
                     debug_assert!(par.iter().all(|&x| x != NONE));
                     if self.reached(t ^ 1) {
                         let on = self.node(t, par, true);
-                        self.contradiction = Some((on, self.node_of[(t ^ 1) as usize]));
+                        self.contradiction = Some((on, self.node_at(t ^ 1)));
                         return;
                     }
                     if !self.reached(t) {
@@ -313,7 +374,7 @@ impl Run {
     fn off_from_on(&mut self, t: State, p: u32) -> bool {
         if self.reached(t ^ 1) {
             let off = self.node(t, &[p], true);
-            self.contradiction = Some((self.node_of[(t ^ 1) as usize], off));
+            self.contradiction = Some((self.node_at(t ^ 1), off));
             return true;
         }
         if !self.reached(t) {
@@ -346,7 +407,7 @@ impl Run {
             }
             par.clear();
             for &q in &adv.parents[pa as usize..pz as usize] {
-                par.push(self.node_of[q as usize]);
+                par.push(self.node_at(q));
             }
             debug_assert!(par.iter().all(|&x| x != NONE));
             let n = self.node(s, &par, false);
@@ -767,7 +828,7 @@ impl Dynamic {
                         continue;
                     }
                     let cx = complexity(
-                        bits(m as u32).map(|d| (&runs[d], runs[d].node_of[s as usize])),
+                        bits(m as u32).map(|d| (&runs[d], runs[d].node_at(s))),
                         (&mut self.seen, &mut self.stack, &mut self.nested),
                         limit(&best),
                     );
@@ -805,8 +866,8 @@ impl Dynamic {
                 }
                 let cx = complexity(
                     [
-                        (on_run, on_run.node_of[s as usize]),
-                        (&self.off, self.off.node_of[s as usize]),
+                        (on_run, on_run.node_at(s)),
+                        (&self.off, self.off.node_at(s)),
                     ],
                     (&mut self.seen, &mut self.stack, &mut self.nested),
                     limit(best),
@@ -862,7 +923,7 @@ impl Dynamic {
                     let cx = complexity(
                         std::iter::once(mine)
                             .chain(theirs)
-                            .map(|r| (r, r.node_of[s as usize])),
+                            .map(|r| (r, r.node_at(s))),
                         (&mut self.seen, &mut self.stack, &mut self.nested),
                         limit(best),
                     );

@@ -1046,7 +1046,8 @@ pub fn length_difficulty(complexity: u32) -> u8 {
 /// The outcome of assuming one candidate: every state reached (first way found).
 #[derive(Debug, Default, Clone)]
 pub struct Run {
-    nodes: Vec<Node>,
+    /// The states reached, in the order found, each with its parent node.
+    nodes: Vec<RunNode>,
     /// Node of each state reached, `FIRST_NONE` if not reached (a run has at most
     /// one node per state, fewer than `FIRST_NONE`): 16 bits, so that the runs of a
     /// position take half the cache.
@@ -1054,10 +1055,15 @@ pub struct Run {
     /// The states reached, as a bit set: the cell and region chains ask which
     /// states every run of a group reached, an intersection of these.
     seen: [u128; 12],
-    /// States reached, in the order found.
-    order: Vec<State>,
-    queue_on: std::collections::VecDeque<u32>,
-    queue_off: std::collections::VecDeque<u32>,
+    queue_on: std::collections::VecDeque<u16>,
+    queue_off: std::collections::VecDeque<u16>,
+}
+
+/// A node of a [`Run`]: its state and parent node (`FIRST_NONE` for the source).
+#[derive(Clone, Copy, Debug)]
+struct RunNode {
+    s: State,
+    parent: u16,
 }
 
 /// [`Run::first`]'s "not reached".
@@ -1068,31 +1074,26 @@ impl Run {
         self.first[s as usize] != FIRST_NONE
     }
 
-    /// The node of state `s`, `NONE` if not reached.
     #[inline]
-    fn first(&self, s: State) -> u32 {
-        match self.first[s as usize] {
-            FIRST_NONE => NONE,
-            n => n as u32,
-        }
+    fn add(&mut self, s: State, parent: u16) -> u16 {
+        self.nodes.push(RunNode { s, parent });
+        let n = (self.nodes.len() - 1) as u16;
+        debug_assert!(n < FIRST_NONE);
+        self.first[s as usize] = n;
+        self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
+        n
     }
 
-    #[inline]
-    fn add(&mut self, s: State, parent: u32) -> u32 {
-        self.nodes.push(Node { s, parent });
-        let n = (self.nodes.len() - 1) as u32;
-        debug_assert!(n < FIRST_NONE as u32);
-        self.first[s as usize] = n as u16;
-        self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
-        self.order.push(s);
-        n
+    /// The states reached, in the order found.
+    fn order(&self) -> impl Iterator<Item = State> + '_ {
+        self.nodes.iter().map(|n| n.s)
     }
 
     /// Nodes on the chain to state `s` (distinct states).
     fn length_to(&self, s: State) -> u32 {
-        let mut p = self.first(s);
+        let mut p = self.first[s as usize];
         let mut count = 0;
-        while p != NONE {
+        while p != FIRST_NONE {
             count += 1;
             p = self.nodes[p as usize].parent;
         }
@@ -1102,21 +1103,20 @@ impl Run {
     /// Follow every static implication of `source` (Y- and X-links), the "on"
     /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
     fn chain(&mut self, graph: &Graph, source: State) {
-        self.nodes.clear();
         if self.first.len() == 81 * 9 * 2 {
             // only the states reached last time need clearing
-            for &s in &self.order {
-                self.first[s as usize] = FIRST_NONE;
+            for n in &self.nodes {
+                self.first[n.s as usize] = FIRST_NONE;
             }
         } else {
             self.first.clear();
             self.first.resize(81 * 9 * 2, FIRST_NONE);
         }
+        self.nodes.clear();
         self.seen = [0; 12];
-        self.order.clear();
         self.queue_on.clear();
         self.queue_off.clear();
-        let root = self.add(source, NONE);
+        let root = self.add(source, FIRST_NONE);
         if is_on(source) {
             self.queue_on.push_back(root);
         } else {
@@ -1221,7 +1221,7 @@ impl Multiple {
             for d in super::board::bits(m as u32) {
                 every = and(&every, &self.pool[values[d] as usize].seen);
             }
-            for &s in &first.order {
+            for s in first.order() {
                 if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
@@ -1260,7 +1260,7 @@ impl Multiple {
             for &k in others {
                 every = and(&every, &self.pool[k as usize].seen);
             }
-            for &s in &mine.order {
+            for s in mine.order() {
                 if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
@@ -1340,7 +1340,7 @@ impl Multiple {
     ) {
         let first = &self.pool[branches[0] as usize];
         for pass_on in [true, false] {
-            for &s in &first.order {
+            for s in first.order() {
                 if is_on(s) != pass_on
                     || !branches[1..]
                         .iter()
@@ -1384,10 +1384,10 @@ impl Multiple {
 impl Run {
     /// Append the rule parents of this run's chain to `s` (see [`link_parents`]).
     fn chain_parents(&self, base: &Board, g: &Board, s: State, out: &mut Vec<State>) {
-        let mut q = self.first(s);
-        while q != NONE {
+        let mut q = self.first[s as usize];
+        while q != FIRST_NONE {
             let p = self.nodes[q as usize].parent;
-            if p == NONE {
+            if p == FIRST_NONE {
                 break;
             }
             let to = self.nodes[q as usize].s;

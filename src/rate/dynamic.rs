@@ -76,13 +76,14 @@ pub struct Run {
     nest: Vec<u32>,
     /// Which inner hint each node was deduced by (`NONE` if none, or past the end).
     nest_id: Vec<u32>,
-    parents: Vec<u32>,
+    /// Nodes are fewer than `NODE_NONE`, so 16 bits hold them.
+    parents: Vec<u16>,
     /// "On" and "off" states reached, in the order reached.
     order_on: Vec<State>,
     order_off: Vec<State>,
     /// Nodes queued, "on" and "off": `queue_on[head_on..]` are still to follow.
-    queue_on: Vec<u32>,
-    queue_off: Vec<u32>,
+    queue_on: Vec<u16>,
+    queue_off: Vec<u16>,
     head_on: usize,
     head_off: usize,
     /// The contradiction found, as (on node, off node) of one candidate.
@@ -171,7 +172,7 @@ impl Run {
         self.states.push(s);
         // one by one: a copy of a slice this short costs more as a call
         for &q in parents {
-            self.parents.push(q);
+            self.parents.push(q as u16);
         }
         self.par_start.push(self.parents.len() as u32);
         if !temp {
@@ -182,11 +183,11 @@ impl Run {
             if is_on(s) {
                 self.on_cells[digit_of(s)] |= bit;
                 self.order_on.push(s);
-                self.queue_on.push(n);
+                self.queue_on.push(n as u16);
             } else {
                 self.off_cells[digit_of(s)] |= bit;
                 self.order_off.push(s);
-                self.queue_off.push(n);
+                self.queue_off.push(n as u16);
             }
         }
         n
@@ -198,14 +199,14 @@ impl Run {
     fn off_node(&mut self, s: State, cell: usize, di: usize, p: u32) {
         let n = self.states.len() as u32;
         self.states.push(s);
-        self.parents.push(p);
+        self.parents.push(p as u16);
         self.par_start.push(self.parents.len() as u32);
         debug_assert!(n < NODE_NONE as u32);
         self.node_of[s as usize] = n as u16;
         self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
         self.off_cells[di] |= 1u128 << cell;
         self.order_off.push(s);
-        self.queue_off.push(n);
+        self.queue_off.push(n as u16);
     }
 
     /// Distinct states among the ancestors of node `n`, itself included, plus the
@@ -248,7 +249,7 @@ impl Run {
                 self.par_start[p as usize + 1] as usize,
             );
             for &q in &self.parents[a..z] {
-                stack.push(q);
+                stack.push(q as u32);
             }
         }
         count
@@ -269,6 +270,7 @@ impl Run {
         let mut ons: [(State, usize); 4] = [(0, 0); 4];
         loop {
             if let Some(&p) = self.queue_on.get(self.head_on) {
+                let p = p as u32;
                 self.head_on += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
@@ -308,6 +310,7 @@ impl Run {
                 continue;
             }
             if let Some(&p) = self.queue_off.get(self.head_off) {
+                let p = p as u32;
                 self.head_off += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));

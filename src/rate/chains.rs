@@ -1571,6 +1571,42 @@ pub(super) mod tests {
         );
     }
 
+    /// The cell and region forcing chains, which skip a conclusion that removes
+    /// nothing or has more complexity than the best so far, give a hint of the
+    /// lowest rank among every cell and region chain of the position (the nested
+    /// levels' enumeration, which skips nothing); on both the positions and their
+    /// working grids.
+    #[test]
+    fn cell_and_region_chains_give_a_lowest_ranked_chain() {
+        let (mut multiple, mut chains) = (Multiple::default(), Chains::default());
+        let mut found = Vec::new();
+        let mut hints = 0;
+        for (pos, g) in positions() {
+            for b in [pos, g] {
+                found.clear();
+                multiple.every_hint(&b, &b, &mut found);
+                let hint = multiple.cell_and_region_chains(&b, &mut chains);
+                let lowest = found.iter().map(|f| f.rank).min();
+                assert_eq!(hint.is_some(), lowest.is_some());
+                let (Some(hint), Some(lowest)) = (hint, lowest) else {
+                    continue;
+                };
+                hints += 1;
+                assert_eq!(hint.difficulty, lowest.0);
+                let elim_of = |f: &Found| {
+                    let mut e = [0u128; 9];
+                    for &s in &f.elims {
+                        e[digit_of(s)] |= 1u128 << cell_of(s);
+                    }
+                    e
+                };
+                let same = |f: &&Found| f.rank == lowest && elim_of(f) == hint.elim;
+                assert!(found.iter().any(|f| same(&f)), "{:?}", hint);
+            }
+        }
+        assert!(hints > 50, "{hints} hints");
+    }
+
     /// A chain with rule parents (one that depends on the candidates a run removed)
     /// starts only from a state the relevance search marks.
     #[test]

@@ -42,7 +42,7 @@ const STATES: usize = 81 * 9 * 2;
 /// [`Run::node_of`]'s "not reached".
 const NODE_NONE: u16 = u16::MAX;
 // Candidate states are encoded as the static chains encode them.
-use super::chains::{and, cell_of, digit_of, has, is_on, state, State, NONE};
+use super::chains::{and, cell_of, digit_of, is_on, state, State, NONE};
 
 /// The three houses of a cell in Sudoku Explainer's order: box, row, column.
 #[inline]
@@ -718,6 +718,8 @@ pub struct Dynamic {
     stack: Vec<u32>,
     /// Inner chains already counted in the complexity of the hint in hand.
     nested: Vec<u32>,
+    /// The states a group of runs reached, in one run's order ([`common_in_order`]).
+    common: Vec<u32>,
 }
 
 impl Dynamic {
@@ -816,27 +818,19 @@ impl Dynamic {
             for d in bits(m as u32) {
                 every = and(&every, &runs[d].seen);
             }
-            for on_side in [true, false] {
-                let list = if on_side {
-                    &self.runs[first].order_on
-                } else {
-                    &self.runs[first].order_off
-                };
-                for &s in list {
-                    if !has(&every, s) {
-                        continue;
-                    }
-                    let elim = target_elim(b, s);
-                    if !removes(b, &elim) {
-                        continue;
-                    }
-                    let cx = complexity(
-                        bits(m as u32).map(|d| (&runs[d], runs[d].node_at(s))),
-                        (&mut self.seen, &mut self.stack, &mut self.nested),
-                        limit(&best),
-                    );
-                    offer(&mut best, b, names.cell, base, cx, 5, elim);
+            common_in_order(&self.runs[first], &every, &mut self.common);
+            for &k in &self.common {
+                let s = self.runs[first].states[(k & 0xffff) as usize];
+                let elim = target_elim(b, s);
+                if !removes(b, &elim) {
+                    continue;
                 }
+                let cx = complexity(
+                    bits(m as u32).map(|d| (&runs[d], runs[d].node_at(s))),
+                    (&mut self.seen, &mut self.stack, &mut self.nested),
+                    limit(&best),
+                );
+                offer(&mut best, b, names.cell, base, cx, 5, elim);
             }
         }
         best.map(|(_, _, _, h)| h)
@@ -853,30 +847,22 @@ impl Dynamic {
     /// Double forcing chains: what follows from the candidate both true and false.
     fn doubles(&mut self, b: &Board, idx: usize, names: &Names, base: u8, best: &mut Best) {
         let on_run = &self.runs[idx];
-        for on_side in [true, false] {
-            let list = if on_side {
-                &on_run.order_on
-            } else {
-                &on_run.order_off
-            };
-            for &s in list {
-                if !self.off.reached(s) {
-                    continue;
-                }
-                let elim = target_elim(b, s);
-                if !removes(b, &elim) {
-                    continue;
-                }
-                let cx = complexity(
-                    [
-                        (on_run, on_run.node_at(s)),
-                        (&self.off, self.off.node_at(s)),
-                    ],
-                    (&mut self.seen, &mut self.stack, &mut self.nested),
-                    limit(best),
-                );
-                offer(best, b, names.double, base, cx, 1, elim);
+        common_in_order(on_run, &self.off.seen, &mut self.common);
+        for &k in &self.common {
+            let s = on_run.states[(k & 0xffff) as usize];
+            let elim = target_elim(b, s);
+            if !removes(b, &elim) {
+                continue;
             }
+            let cx = complexity(
+                [
+                    (on_run, on_run.node_at(s)),
+                    (&self.off, self.off.node_at(s)),
+                ],
+                (&mut self.seen, &mut self.stack, &mut self.nested),
+                limit(best),
+            );
+            offer(best, b, names.double, base, cx, 1, elim);
         }
     }
 
@@ -908,33 +894,42 @@ impl Dynamic {
             for o in cells(others) {
                 every = and(&every, &runs[o * 9 + di].seen);
             }
-            for on_side in [true, false] {
-                let list = if on_side {
-                    &mine.order_on
-                } else {
-                    &mine.order_off
-                };
-                for &s in list {
-                    if !has(&every, s) {
-                        continue;
-                    }
-                    let elim = target_elim(b, s);
-                    if !removes(b, &elim) {
-                        continue;
-                    }
-                    let theirs = cells(others).map(|o| &runs[o * 9 + di]);
-                    let cx = complexity(
-                        std::iter::once(mine)
-                            .chain(theirs)
-                            .map(|r| (r, r.node_at(s))),
-                        (&mut self.seen, &mut self.stack, &mut self.nested),
-                        limit(best),
-                    );
-                    offer(best, b, names.region, base, cx, 6, elim);
+            common_in_order(mine, &every, &mut self.common);
+            for &k in &self.common {
+                let s = mine.states[(k & 0xffff) as usize];
+                let elim = target_elim(b, s);
+                if !removes(b, &elim) {
+                    continue;
                 }
+                let theirs = cells(others).map(|o| &runs[o * 9 + di]);
+                let cx = complexity(
+                    std::iter::once(mine)
+                        .chain(theirs)
+                        .map(|r| (r, r.node_at(s))),
+                    (&mut self.seen, &mut self.stack, &mut self.nested),
+                    limit(best),
+                );
+                offer(best, b, names.region, base, cx, 6, elim);
             }
         }
     }
+}
+
+/// The states `run` reached that are also in `every`, in the order the producers
+/// look at a run's conclusions ("on" states, then "off" ones, each in the order
+/// reached): as `node | off << 16`, sorted. A group's common states are few beside
+/// a run's, so they are picked from the bit set rather than tested along the run.
+fn common_in_order(run: &Run, every: &[u128; 12], out: &mut Vec<u32>) {
+    out.clear();
+    for (w, &word) in every.iter().enumerate() {
+        let mut x = word & run.seen[w];
+        while x != 0 {
+            let s = (w * 128 + x.trailing_zeros() as usize) as State;
+            x &= x - 1;
+            out.push(run.node_of[s as usize] as u32 | (!is_on(s) as u32) << 16);
+        }
+    }
+    out.sort_unstable();
 }
 
 /// The printed names of one producer's hints.

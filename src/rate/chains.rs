@@ -160,11 +160,16 @@ impl Graph {
     fn view(&mut self, y: bool, x: bool) {
         self.comp_current = false;
         self.reach_current = false;
-        self.lo.clear();
-        self.hi.clear();
-        for s in 0..self.ny.len() {
-            let (a, z, ny) = (self.start[s], self.start[s + 1], self.ny[s] as u32);
-            let (lo, hi) = match (s & 1 != 0, y, x) {
+        let n = self.ny.len();
+        self.lo.resize(n, 0);
+        self.hi.resize(n, 0);
+        // written in place, without a push (and its capacity test) per state
+        let ranges = self.start.windows(2).zip(&self.ny);
+        for (s, ((lo, hi), (w, &ny))) in
+            self.lo.iter_mut().zip(&mut self.hi).zip(ranges).enumerate()
+        {
+            let (a, z, ny) = (w[0], w[1], ny as u32);
+            (*lo, *hi) = match (s & 1 != 0, y, x) {
                 (true, true, _) => (a, z),
                 (true, false, _) => (a + ny, z),
                 (false, true, true) => (a, z),
@@ -172,8 +177,6 @@ impl Graph {
                 (false, false, true) => (a + ny, z),
                 (false, false, false) => (a, a),
             };
-            self.lo.push(lo);
-            self.hi.push(hi);
         }
     }
 
@@ -1043,38 +1046,54 @@ pub fn length_difficulty(complexity: u32) -> u8 {
 /// The outcome of assuming one candidate: every state reached (first way found).
 #[derive(Debug, Default, Clone)]
 pub struct Run {
-    nodes: Vec<Node>,
-    /// Node of each state reached, `NONE` if not reached.
-    first: Vec<u32>,
+    /// The states reached, in the order found, each with its parent node.
+    nodes: Vec<RunNode>,
+    /// Node of each state reached, `FIRST_NONE` if not reached (a run has at most
+    /// one node per state, fewer than `FIRST_NONE`): 16 bits, so that the runs of a
+    /// position take half the cache.
+    first: Vec<u16>,
     /// The states reached, as a bit set: the cell and region chains ask which
     /// states every run of a group reached, an intersection of these.
     seen: [u128; 12],
-    /// States reached, in the order found.
-    order: Vec<State>,
-    queue_on: std::collections::VecDeque<u32>,
-    queue_off: std::collections::VecDeque<u32>,
+    queue_on: std::collections::VecDeque<u16>,
+    queue_off: std::collections::VecDeque<u16>,
 }
+
+/// A node of a [`Run`]: its state and parent node (`FIRST_NONE` for the source).
+#[derive(Clone, Copy, Debug)]
+struct RunNode {
+    s: State,
+    parent: u16,
+}
+
+/// [`Run::first`]'s "not reached".
+const FIRST_NONE: u16 = u16::MAX;
 
 impl Run {
     fn reached(&self, s: State) -> bool {
-        self.first[s as usize] != NONE
+        self.first[s as usize] != FIRST_NONE
     }
 
     #[inline]
-    fn add(&mut self, s: State, parent: u32) -> u32 {
-        self.nodes.push(Node { s, parent });
-        let n = (self.nodes.len() - 1) as u32;
+    fn add(&mut self, s: State, parent: u16) -> u16 {
+        self.nodes.push(RunNode { s, parent });
+        let n = (self.nodes.len() - 1) as u16;
+        debug_assert!(n < FIRST_NONE);
         self.first[s as usize] = n;
         self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
-        self.order.push(s);
         n
+    }
+
+    /// The states reached, in the order found.
+    fn order(&self) -> impl Iterator<Item = State> + '_ {
+        self.nodes.iter().map(|n| n.s)
     }
 
     /// Nodes on the chain to state `s` (distinct states).
     fn length_to(&self, s: State) -> u32 {
         let mut p = self.first[s as usize];
         let mut count = 0;
-        while p != NONE {
+        while p != FIRST_NONE {
             count += 1;
             p = self.nodes[p as usize].parent;
         }
@@ -1084,21 +1103,20 @@ impl Run {
     /// Follow every static implication of `source` (Y- and X-links), the "on"
     /// consequences first, stopping at the first contradiction as Sudoku Explainer does.
     fn chain(&mut self, graph: &Graph, source: State) {
-        self.nodes.clear();
         if self.first.len() == 81 * 9 * 2 {
             // only the states reached last time need clearing
-            for &s in &self.order {
-                self.first[s as usize] = NONE;
+            for n in &self.nodes {
+                self.first[n.s as usize] = FIRST_NONE;
             }
         } else {
             self.first.clear();
-            self.first.resize(81 * 9 * 2, NONE);
+            self.first.resize(81 * 9 * 2, FIRST_NONE);
         }
+        self.nodes.clear();
         self.seen = [0; 12];
-        self.order.clear();
         self.queue_on.clear();
         self.queue_off.clear();
-        let root = self.add(source, NONE);
+        let root = self.add(source, FIRST_NONE);
         if is_on(source) {
             self.queue_on.push_back(root);
         } else {
@@ -1203,14 +1221,21 @@ impl Multiple {
             for d in super::board::bits(m as u32) {
                 every = and(&every, &self.pool[values[d] as usize].seen);
             }
-            for &s in &first.order {
-                if !has(&every, s) {
+            for s in first.order() {
+                if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
-                let cx: u32 = super::board::bits(m as u32)
-                    .map(|d| self.pool[values[d] as usize].length_to(s))
-                    .sum();
-                offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+                let limit = best.as_ref().map_or(u32::MAX, |h| h.1);
+                let mut cx = 0u32;
+                for d in super::board::bits(m as u32) {
+                    cx += self.pool[values[d] as usize].length_to(s);
+                    if cx > limit {
+                        break;
+                    }
+                }
+                if cx <= limit {
+                    offer_target(&mut best, b, "Cell Forcing Chains", s, cx, 5);
+                }
             }
         }
         best.map(|(_, _, _, h)| h)
@@ -1235,16 +1260,21 @@ impl Multiple {
             for &k in others {
                 every = and(&every, &self.pool[k as usize].seen);
             }
-            for &s in &mine.order {
-                if !has(&every, s) {
+            for s in mine.order() {
+                if !has(&every, s) || !target_removes(b, s) {
                     continue;
                 }
-                let cx = mine.length_to(s)
-                    + others
-                        .iter()
-                        .map(|&k| self.pool[k as usize].length_to(s))
-                        .sum::<u32>();
-                offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+                let limit = best.as_ref().map_or(u32::MAX, |h| h.1);
+                let mut cx = mine.length_to(s);
+                for &k in others {
+                    if cx > limit {
+                        break;
+                    }
+                    cx += self.pool[k as usize].length_to(s);
+                }
+                if cx <= limit {
+                    offer_target(best, b, "Region Forcing Chains", s, cx, 6);
+                }
             }
         }
     }
@@ -1310,7 +1340,7 @@ impl Multiple {
     ) {
         let first = &self.pool[branches[0] as usize];
         for pass_on in [true, false] {
-            for &s in &first.order {
+            for s in first.order() {
                 if is_on(s) != pass_on
                     || !branches[1..]
                         .iter()
@@ -1355,9 +1385,9 @@ impl Run {
     /// Append the rule parents of this run's chain to `s` (see [`link_parents`]).
     fn chain_parents(&self, base: &Board, g: &Board, s: State, out: &mut Vec<State>) {
         let mut q = self.first[s as usize];
-        while q != NONE {
+        while q != FIRST_NONE {
             let p = self.nodes[q as usize].parent;
-            if p == NONE {
+            if p == FIRST_NONE {
                 break;
             }
             let to = self.nodes[q as usize].s;
@@ -1366,6 +1396,21 @@ impl Run {
             }
             q = p;
         }
+    }
+}
+
+/// Whether a conclusion on state `s` removes a candidate of `b` (what
+/// [`offer_target`] asks of its hint, before the complexity is counted): a cell
+/// reduction or region chain of more complexity than the best hint's cannot beat it
+/// (the same base, the length penalty growing with the complexity), and one that
+/// removes nothing is not offered.
+fn target_removes(b: &Board, s: State) -> bool {
+    let (cell, di) = (cell_of(s), digit_of(s));
+    let bit = 1u128 << cell;
+    if is_on(s) {
+        (0..9).any(|d| d != di && b.digit[d] & bit != 0)
+    } else {
+        b.digit[di] & bit != 0
     }
 }
 
@@ -1524,6 +1569,42 @@ pub(super) mod tests {
             chains > 100 && cycles > 100,
             "{chains} chains, {cycles} cycles"
         );
+    }
+
+    /// The cell and region forcing chains, which skip a conclusion that removes
+    /// nothing or has more complexity than the best so far, give a hint of the
+    /// lowest rank among every cell and region chain of the position (the nested
+    /// levels' enumeration, which skips nothing); on both the positions and their
+    /// working grids.
+    #[test]
+    fn cell_and_region_chains_give_a_lowest_ranked_chain() {
+        let (mut multiple, mut chains) = (Multiple::default(), Chains::default());
+        let mut found = Vec::new();
+        let mut hints = 0;
+        for (pos, g) in positions() {
+            for b in [pos, g] {
+                found.clear();
+                multiple.every_hint(&b, &b, &mut found);
+                let hint = multiple.cell_and_region_chains(&b, &mut chains);
+                let lowest = found.iter().map(|f| f.rank).min();
+                assert_eq!(hint.is_some(), lowest.is_some());
+                let (Some(hint), Some(lowest)) = (hint, lowest) else {
+                    continue;
+                };
+                hints += 1;
+                assert_eq!(hint.difficulty, lowest.0);
+                let elim_of = |f: &Found| {
+                    let mut e = [0u128; 9];
+                    for &s in &f.elims {
+                        e[digit_of(s)] |= 1u128 << cell_of(s);
+                    }
+                    e
+                };
+                let same = |f: &&Found| f.rank == lowest && elim_of(f) == hint.elim;
+                assert!(found.iter().any(|f| same(&f)), "{:?}", hint);
+            }
+        }
+        assert!(hints > 50, "{hints} hints");
     }
 
     /// A chain with rule parents (one that depends on the candidates a run removed)

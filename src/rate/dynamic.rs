@@ -39,8 +39,10 @@ use super::hint::Hint;
 use super::reach::{Houses, Reach};
 
 const STATES: usize = 81 * 9 * 2;
+/// [`Run::node_of`]'s "not reached".
+const NODE_NONE: u16 = u16::MAX;
 // Candidate states are encoded as the static chains encode them.
-use super::chains::{and, cell_of, digit_of, has, is_on, state, State, NONE};
+use super::chains::{and, cell_of, digit_of, is_on, state, State, NONE};
 
 /// The three houses of a cell in Sudoku Explainer's order: box, row, column.
 #[inline]
@@ -53,11 +55,18 @@ fn houses_of(cell: usize) -> [usize; 3] {
 /// it was first reached from.
 #[derive(Debug, Clone)]
 pub struct Run {
-    /// Node of each state reached (`NONE` if not reached).
-    node_of: Vec<u32>,
+    /// Node of each state reached (`NODE_NONE` if not reached; a run has at most one
+    /// node per state and a temporary one, fewer than `NODE_NONE`): 16 bits, so
+    /// that the runs of a position take half the cache.
+    node_of: Vec<u16>,
     /// The states reached, as a bit set: the cell and region chains ask which states
     /// every run of a group reached, an intersection of these.
     seen: [u128; 12],
+    /// The cells of each digit whose "on" (`on_cells`) or "off" (`off_cells`) state
+    /// the run reached: an "on" state's whole wave of "off" peers is checked against
+    /// these at once.
+    on_cells: [u128; 9],
+    off_cells: [u128; 9],
     /// State of each node.
     states: Vec<State>,
     /// Parents of node `n`: `parents[par_start[n]..par_start[n + 1]]`.
@@ -67,13 +76,14 @@ pub struct Run {
     nest: Vec<u32>,
     /// Which inner hint each node was deduced by (`NONE` if none, or past the end).
     nest_id: Vec<u32>,
-    parents: Vec<u32>,
+    /// Nodes are fewer than `NODE_NONE`, so 16 bits hold them.
+    parents: Vec<u16>,
     /// "On" and "off" states reached, in the order reached.
     order_on: Vec<State>,
     order_off: Vec<State>,
     /// Nodes queued, "on" and "off": `queue_on[head_on..]` are still to follow.
-    queue_on: Vec<u32>,
-    queue_off: Vec<u32>,
+    queue_on: Vec<u16>,
+    queue_off: Vec<u16>,
     head_on: usize,
     head_off: usize,
     /// The contradiction found, as (on node, off node) of one candidate.
@@ -87,8 +97,10 @@ pub struct Run {
 impl Default for Run {
     fn default() -> Self {
         Run {
-            node_of: vec![NONE; STATES],
+            node_of: vec![NODE_NONE; STATES],
             seen: [0; 12],
+            on_cells: [0; 9],
+            off_cells: [0; 9],
             states: Vec::new(),
             par_start: vec![0],
             nest: Vec::new(),
@@ -120,9 +132,11 @@ struct Mode {
 impl Run {
     fn clear(&mut self) {
         for &s in &self.states {
-            self.node_of[s as usize] = NONE;
+            self.node_of[s as usize] = NODE_NONE;
         }
         self.seen = [0; 12];
+        self.on_cells = [0; 9];
+        self.off_cells = [0; 9];
         self.states.clear();
         self.par_start.clear();
         self.par_start.push(0);
@@ -140,27 +154,59 @@ impl Run {
 
     #[inline]
     fn reached(&self, s: State) -> bool {
-        self.node_of[s as usize] != NONE
+        self.node_of[s as usize] != NODE_NONE
+    }
+
+    /// The node of state `s`, `NONE` if not reached.
+    #[inline]
+    fn node_at(&self, s: State) -> u32 {
+        match self.node_of[s as usize] {
+            NODE_NONE => NONE,
+            n => n as u32,
+        }
     }
 
     /// A node for `s` with `parents`; registered (and queued) unless `temp`.
     fn node(&mut self, s: State, parents: &[u32], temp: bool) -> u32 {
         let n = self.states.len() as u32;
         self.states.push(s);
-        self.parents.extend_from_slice(parents);
+        // one by one: a copy of a slice this short costs more as a call
+        for &q in parents {
+            self.parents.push(q as u16);
+        }
         self.par_start.push(self.parents.len() as u32);
         if !temp {
-            self.node_of[s as usize] = n;
+            debug_assert!(n < NODE_NONE as u32);
+            self.node_of[s as usize] = n as u16;
             self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
+            let bit = 1u128 << cell_of(s);
             if is_on(s) {
+                self.on_cells[digit_of(s)] |= bit;
                 self.order_on.push(s);
-                self.queue_on.push(n);
+                self.queue_on.push(n as u16);
             } else {
+                self.off_cells[digit_of(s)] |= bit;
                 self.order_off.push(s);
-                self.queue_off.push(n);
+                self.queue_off.push(n as u16);
             }
         }
         n
+    }
+
+    /// A registered "off" node for `s` = (`cell`, `di`), not reached yet, whose one
+    /// parent is the "on" node `p` (what [`Run::node`] does, without its tests).
+    #[inline]
+    fn off_node(&mut self, s: State, cell: usize, di: usize, p: u32) {
+        let n = self.states.len() as u32;
+        self.states.push(s);
+        self.parents.push(p as u16);
+        self.par_start.push(self.parents.len() as u32);
+        debug_assert!(n < NODE_NONE as u32);
+        self.node_of[s as usize] = n as u16;
+        self.seen[s as usize / 128] |= 1u128 << (s as usize % 128);
+        self.off_cells[di] |= 1u128 << cell;
+        self.order_off.push(s);
+        self.queue_off.push(n as u16);
     }
 
     /// Distinct states among the ancestors of node `n`, itself included, plus the
@@ -202,7 +248,9 @@ impl Run {
                 self.par_start[p as usize] as usize,
                 self.par_start[p as usize + 1] as usize,
             );
-            stack.extend_from_slice(&self.parents[a..z]);
+            for &q in &self.parents[a..z] {
+                stack.push(q as u32);
+            }
         }
         count
     }
@@ -222,31 +270,47 @@ impl Run {
         let mut ons: [(State, usize); 4] = [(0, 0); 4];
         loop {
             if let Some(&p) = self.queue_on.get(self.head_on) {
+                let p = p as u32;
                 self.head_on += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
+                let bit = 1u128 << cell;
                 if mode.y {
                     for d in bits(self.grid.cand[cell] as u32) {
-                        if d != di && self.off_from_on(state(cell, d, false), p) {
+                        if d == di || self.off_cells[d] & bit != 0 {
+                            continue;
+                        }
+                        if self.on_cells[d] & bit != 0 {
+                            // a contradiction
+                            self.off_from_on(state(cell, d, false), p);
                             return;
                         }
+                        self.off_node(state(cell, d, false), cell, d, p);
                     }
                 }
                 // box, row, column, each in cell order (a house's cells are listed
                 // in increasing order), every cell once
-                let mut added = 1u128 << cell;
+                let mut added = bit;
                 for h in houses_of(cell) {
                     let fresh = self.grid.digit[di] & HOUSE_MASK[h] & !added;
                     added |= fresh;
-                    for o in cells(fresh) {
-                        if self.off_from_on(state(o, di, false), p) {
-                            return;
+                    if fresh & self.on_cells[di] != 0 {
+                        // a contradiction in this house: the states before it first,
+                        // in order
+                        for o in cells(fresh) {
+                            if self.off_from_on(state(o, di, false), p) {
+                                return;
+                            }
                         }
+                    }
+                    for o in cells(fresh & !self.off_cells[di]) {
+                        self.off_node(state(o, di, false), o, di, p);
                     }
                 }
                 continue;
             }
             if let Some(&p) = self.queue_off.get(self.head_off) {
+                let p = p as u32;
                 self.head_off += 1;
                 let s = self.states[p as usize];
                 let (cell, di) = (cell_of(s), digit_of(s));
@@ -277,20 +341,20 @@ impl Run {
                     if why == 3 {
                         let gone = base.cand[tc] & !self.grid.cand[tc];
                         for d in bits(gone as u32) {
-                            par.push(self.node_of[state(tc, d, false) as usize]);
+                            par.push(self.node_at(state(tc, d, false)));
                         }
                     } else {
                         let h = houses_of(cell)[why];
                         // in the house's order, which is increasing
                         let gone = base.digit[di] & HOUSE_MASK[h] & !self.grid.digit[di];
                         for o in cells(gone) {
-                            par.push(self.node_of[state(o, di, false) as usize]);
+                            par.push(self.node_at(state(o, di, false)));
                         }
                     }
                     debug_assert!(par.iter().all(|&x| x != NONE));
                     if self.reached(t ^ 1) {
                         let on = self.node(t, par, true);
-                        self.contradiction = Some((on, self.node_of[(t ^ 1) as usize]));
+                        self.contradiction = Some((on, self.node_at(t ^ 1)));
                         return;
                     }
                     if !self.reached(t) {
@@ -313,7 +377,7 @@ impl Run {
     fn off_from_on(&mut self, t: State, p: u32) -> bool {
         if self.reached(t ^ 1) {
             let off = self.node(t, &[p], true);
-            self.contradiction = Some((self.node_of[(t ^ 1) as usize], off));
+            self.contradiction = Some((self.node_at(t ^ 1), off));
             return true;
         }
         if !self.reached(t) {
@@ -346,7 +410,7 @@ impl Run {
             }
             par.clear();
             for &q in &adv.parents[pa as usize..pz as usize] {
-                par.push(self.node_of[q as usize]);
+                par.push(self.node_at(q));
             }
             debug_assert!(par.iter().all(|&x| x != NONE));
             let n = self.node(s, &par, false);
@@ -654,6 +718,8 @@ pub struct Dynamic {
     stack: Vec<u32>,
     /// Inner chains already counted in the complexity of the hint in hand.
     nested: Vec<u32>,
+    /// The states a group of runs reached, in one run's order ([`common_in_order`]).
+    common: Vec<u32>,
 }
 
 impl Dynamic {
@@ -752,27 +818,19 @@ impl Dynamic {
             for d in bits(m as u32) {
                 every = and(&every, &runs[d].seen);
             }
-            for on_side in [true, false] {
-                let list = if on_side {
-                    &self.runs[first].order_on
-                } else {
-                    &self.runs[first].order_off
-                };
-                for &s in list {
-                    if !has(&every, s) {
-                        continue;
-                    }
-                    let elim = target_elim(b, s);
-                    if !removes(b, &elim) {
-                        continue;
-                    }
-                    let cx = complexity(
-                        bits(m as u32).map(|d| (&runs[d], runs[d].node_of[s as usize])),
-                        (&mut self.seen, &mut self.stack, &mut self.nested),
-                        limit(&best),
-                    );
-                    offer(&mut best, b, names.cell, base, cx, 5, elim);
+            common_in_order(&self.runs[first], &every, &mut self.common);
+            for &k in &self.common {
+                let s = self.runs[first].states[(k & 0xffff) as usize];
+                let elim = target_elim(b, s);
+                if !removes(b, &elim) {
+                    continue;
                 }
+                let cx = complexity(
+                    bits(m as u32).map(|d| (&runs[d], runs[d].node_at(s))),
+                    (&mut self.seen, &mut self.stack, &mut self.nested),
+                    limit(&best),
+                );
+                offer(&mut best, b, names.cell, base, cx, 5, elim);
             }
         }
         best.map(|(_, _, _, h)| h)
@@ -789,30 +847,22 @@ impl Dynamic {
     /// Double forcing chains: what follows from the candidate both true and false.
     fn doubles(&mut self, b: &Board, idx: usize, names: &Names, base: u8, best: &mut Best) {
         let on_run = &self.runs[idx];
-        for on_side in [true, false] {
-            let list = if on_side {
-                &on_run.order_on
-            } else {
-                &on_run.order_off
-            };
-            for &s in list {
-                if !self.off.reached(s) {
-                    continue;
-                }
-                let elim = target_elim(b, s);
-                if !removes(b, &elim) {
-                    continue;
-                }
-                let cx = complexity(
-                    [
-                        (on_run, on_run.node_of[s as usize]),
-                        (&self.off, self.off.node_of[s as usize]),
-                    ],
-                    (&mut self.seen, &mut self.stack, &mut self.nested),
-                    limit(best),
-                );
-                offer(best, b, names.double, base, cx, 1, elim);
+        common_in_order(on_run, &self.off.seen, &mut self.common);
+        for &k in &self.common {
+            let s = on_run.states[(k & 0xffff) as usize];
+            let elim = target_elim(b, s);
+            if !removes(b, &elim) {
+                continue;
             }
+            let cx = complexity(
+                [
+                    (on_run, on_run.node_at(s)),
+                    (&self.off, self.off.node_at(s)),
+                ],
+                (&mut self.seen, &mut self.stack, &mut self.nested),
+                limit(best),
+            );
+            offer(best, b, names.double, base, cx, 1, elim);
         }
     }
 
@@ -844,33 +894,42 @@ impl Dynamic {
             for o in cells(others) {
                 every = and(&every, &runs[o * 9 + di].seen);
             }
-            for on_side in [true, false] {
-                let list = if on_side {
-                    &mine.order_on
-                } else {
-                    &mine.order_off
-                };
-                for &s in list {
-                    if !has(&every, s) {
-                        continue;
-                    }
-                    let elim = target_elim(b, s);
-                    if !removes(b, &elim) {
-                        continue;
-                    }
-                    let theirs = cells(others).map(|o| &runs[o * 9 + di]);
-                    let cx = complexity(
-                        std::iter::once(mine)
-                            .chain(theirs)
-                            .map(|r| (r, r.node_of[s as usize])),
-                        (&mut self.seen, &mut self.stack, &mut self.nested),
-                        limit(best),
-                    );
-                    offer(best, b, names.region, base, cx, 6, elim);
+            common_in_order(mine, &every, &mut self.common);
+            for &k in &self.common {
+                let s = mine.states[(k & 0xffff) as usize];
+                let elim = target_elim(b, s);
+                if !removes(b, &elim) {
+                    continue;
                 }
+                let theirs = cells(others).map(|o| &runs[o * 9 + di]);
+                let cx = complexity(
+                    std::iter::once(mine)
+                        .chain(theirs)
+                        .map(|r| (r, r.node_at(s))),
+                    (&mut self.seen, &mut self.stack, &mut self.nested),
+                    limit(best),
+                );
+                offer(best, b, names.region, base, cx, 6, elim);
             }
         }
     }
+}
+
+/// The states `run` reached that are also in `every`, in the order the producers
+/// look at a run's conclusions ("on" states, then "off" ones, each in the order
+/// reached): as `node | off << 16`, sorted. A group's common states are few beside
+/// a run's, so they are picked from the bit set rather than tested along the run.
+fn common_in_order(run: &Run, every: &[u128; 12], out: &mut Vec<u32>) {
+    out.clear();
+    for (w, &word) in every.iter().enumerate() {
+        let mut x = word & run.seen[w];
+        while x != 0 {
+            let s = (w * 128 + x.trailing_zeros() as usize) as State;
+            x &= x - 1;
+            out.push(run.node_of[s as usize] as u32 | (!is_on(s) as u32) << 16);
+        }
+    }
+    out.sort_unstable();
 }
 
 /// The printed names of one producer's hints.

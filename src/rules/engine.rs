@@ -322,7 +322,10 @@ impl State {
 pub enum EngineChoice {
     /// The fastest for each rule set: the classic band engine ([`crate::Solver`]) for
     /// classic rules, the variant box-band engine for other rule sets that keep the
-    /// 3×3 boxes, the generic engine for jigsaw.
+    /// 3×3 boxes, the generic engine for jigsaw. A rule set that keeps the boxes and
+    /// allows few complete grids (at most 512, enumerated within 2,048 guesses, such as
+    /// the 72 of anti-king,anti-knight,non-consecutive) is answered from the list of
+    /// its grids, made once per process, with no guesses.
     #[default]
     Auto,
     /// The generic engine for every rule set (for comparisons and tests).

@@ -21,28 +21,53 @@ pub(crate) const MAX_SIDE: u32 = 6;
 /// Pairs kept at most.
 pub(crate) const MAX_PAIRS: usize = 40;
 
+/// Row `i` (0..9) and column `i` (9..18) as cell sets.
+const LINES: [u128; 18] = {
+    let mut lines = [0u128; 18];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            lines[i] |= 1u128 << (i * 9 + j);
+            lines[9 + i] |= 1u128 << (j * 9 + i);
+            j += 1;
+        }
+        i += 1;
+    }
+    lines
+};
+
 /// The leftover pairs `(A, B)` of a layout given by its nine region masks, smallest
 /// first (at most [`MAX_PAIRS`]; the rest of the array is zero), and their number.
+///
+/// Built once per layout (per record of a jigsaw file), so it is kept cheap: each run
+/// of lines grows one line at a time with the regions' overlap counts, and the `k`
+/// regions that overlap it most are the first `k` of nine sorted keys (overlap down,
+/// then region number up).
 pub(crate) fn pairs(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
-    let line = |cols: bool, i: usize| -> u128 {
-        (0..9).fold(0, |m, j| {
-            let cell = if cols { j * 9 + i } else { i * 9 + j };
-            m | 1u128 << cell
-        })
-    };
-    let mut found: Vec<(u128, u128)> = Vec::new();
+    // every run of lines gives at most one pair: 2 * (45 - 1) runs
+    let mut found = [(0u128, 0u128); 88];
+    let mut n = 0;
     for cols in [false, true] {
+        let lines_of = &LINES[if cols { 9..18 } else { 0..9 }];
         for start in 0..9 {
+            let mut overlap = [0u32; 9];
+            let mut lines = 0u128;
             for end in start + 1..=9 {
+                let line = lines_of[end - 1];
+                lines |= line;
+                for (o, &r) in overlap.iter_mut().zip(regions) {
+                    *o += (r & line).count_ones();
+                }
                 let k = end - start;
                 if k == 9 {
                     continue;
                 }
-                let lines = (start..end).fold(0u128, |m, i| m | line(cols, i));
-                // The k regions with the most cells in the lines (ties: lowest id).
-                let mut order: [usize; 9] = std::array::from_fn(|r| r);
-                order.sort_by_key(|&r| std::cmp::Reverse((regions[r] & lines).count_ones()));
-                let chosen = order[..k].iter().fold(0u128, |m, &r| m | regions[r]);
+                let mut keys: [u32; 9] = std::array::from_fn(|r| (81 - overlap[r]) << 4 | r as u32);
+                keys.sort_unstable();
+                let chosen = keys[..k]
+                    .iter()
+                    .fold(0u128, |m, &key| m | regions[(key & 15) as usize]);
                 let a = lines & !chosen;
                 let b = chosen & !lines;
                 debug_assert_eq!(a.count_ones(), b.count_ones());
@@ -50,18 +75,18 @@ pub(crate) fn pairs(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
                 if side == 0 || side > MAX_SIDE {
                     continue;
                 }
-                // A pair and its mirror image (the complementary lines and regions)
-                // say the same.
                 let pair = if a < b { (a, b) } else { (b, a) };
-                if !found.contains(&pair) {
-                    found.push(pair);
+                if !found[..n].contains(&pair) {
+                    found[n] = pair;
+                    n += 1;
                 }
             }
         }
     }
-    found.sort_by_key(|&(a, _)| a.count_ones());
+    // stable: pairs of one size keep the order found
+    found[..n].sort_by_key(|&(a, _)| a.count_ones());
     let mut out = [(0u128, 0u128); MAX_PAIRS];
-    let n = found.len().min(MAX_PAIRS);
+    let n = n.min(MAX_PAIRS);
     out[..n].copy_from_slice(&found[..n]);
     debug_assert!(out.iter().all(|&(a, b)| (a | b) >> CELLS == 0));
     (out, n)
@@ -74,6 +99,61 @@ mod tests {
 
     fn masks(r: &Regions) -> [u128; 9] {
         std::array::from_fn(|id| r.mask(id))
+    }
+
+    /// The pairs as first written (every run of lines built afresh, the regions
+    /// sorted by overlap each time): the reference the fast [`pairs`] must equal.
+    fn pairs_reference(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
+        let line = |cols: bool, i: usize| -> u128 {
+            (0..9).fold(0, |m, j| {
+                let cell = if cols { j * 9 + i } else { i * 9 + j };
+                m | 1u128 << cell
+            })
+        };
+        let mut found: Vec<(u128, u128)> = Vec::new();
+        for cols in [false, true] {
+            for start in 0..9 {
+                for end in start + 1..=9 {
+                    let k = end - start;
+                    if k == 9 {
+                        continue;
+                    }
+                    let lines = (start..end).fold(0u128, |m, i| m | line(cols, i));
+                    let mut order: [usize; 9] = std::array::from_fn(|r| r);
+                    order.sort_by_key(|&r| std::cmp::Reverse((regions[r] & lines).count_ones()));
+                    let chosen = order[..k].iter().fold(0u128, |m, &r| m | regions[r]);
+                    let a = lines & !chosen;
+                    let b = chosen & !lines;
+                    let side = a.count_ones();
+                    if side == 0 || side > MAX_SIDE {
+                        continue;
+                    }
+                    let pair = if a < b { (a, b) } else { (b, a) };
+                    if !found.contains(&pair) {
+                        found.push(pair);
+                    }
+                }
+            }
+        }
+        found.sort_by_key(|&(a, _)| a.count_ones());
+        let mut out = [(0u128, 0u128); MAX_PAIRS];
+        let n = found.len().min(MAX_PAIRS);
+        out[..n].copy_from_slice(&found[..n]);
+        (out, n)
+    }
+
+    #[test]
+    fn pairs_equal_the_reference_on_generated_layouts() {
+        let mut rng = crate::generate::Rng::new(2026);
+        let mut with_pairs = 0;
+        for _ in 0..300 {
+            let r = Regions::random(&mut rng);
+            let m = masks(&r);
+            let got = pairs(&m);
+            assert_eq!(got, pairs_reference(&m));
+            with_pairs += usize::from(got.1 > 0);
+        }
+        assert!(with_pairs > 250, "{with_pairs} layouts with pairs");
     }
 
     #[test]

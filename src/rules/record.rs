@@ -47,8 +47,9 @@ pub fn record_rules(rules: &[u8], regions: &[u8], default: RuleSet) -> Result<Re
     Ok(RecordRules { rules, regions })
 }
 
-/// Rule tables by rule set, built once each (a jigsaw table per record: its regions are
-/// the record's own).
+/// Rule tables by rule set, built once each (a jigsaw table per layout: a record's
+/// regions are its own, and the last layout's table serves the next record with the
+/// same).
 #[derive(Debug, Default)]
 pub struct Variants {
     built: Vec<Variant>,
@@ -59,6 +60,10 @@ impl Variants {
     /// The rule table of `rules`.
     pub fn get(&mut self, rules: &RecordRules) -> &Variant {
         if let Some(regions) = &rules.regions {
+            let same = |v: &Variant| v.rules() == rules.rules && v.regions() == Some(regions);
+            if self.jigsaw.as_ref().is_some_and(same) {
+                return self.jigsaw.as_ref().expect("just checked");
+            }
             let table = Variant::new(rules.rules, Some(regions))
                 .expect("jigsaw rules with regions make a table");
             return self.jigsaw.insert(table);
@@ -110,6 +115,31 @@ mod tests {
         ] {
             let err = record_rules(rules.as_bytes(), regions.as_bytes(), x).unwrap_err();
             assert!(err.starts_with(error), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_jigsaw_table_serves_the_next_record_only_with_the_same_layout_and_rules() {
+        let mut variants = Variants::default();
+        let mut other = REGIONS.as_bytes().to_vec();
+        other.swap(2, 3); // cells 2 and 3 trade regions 1 and 2
+        let table = |v: &mut Variants, rules: &[u8], regions: &[u8]| {
+            let r = record_rules(rules, regions, RuleSet::CLASSIC).unwrap();
+            let got = v.get(&r);
+            (got.rules(), got.regions().copied())
+        };
+        for (rules, regions) in [
+            (&b"jigsaw"[..], REGIONS.as_bytes()),
+            (b"jigsaw", REGIONS.as_bytes()),
+            (b"jigsaw", &other),
+            (b"jigsaw,x", &other),
+            (b"jigsaw", REGIONS.as_bytes()),
+        ] {
+            let want = record_rules(rules, regions, RuleSet::CLASSIC).unwrap();
+            assert_eq!(
+                table(&mut variants, rules, regions),
+                (want.rules, want.regions)
+            );
         }
     }
 

@@ -131,6 +131,16 @@ impl Regions {
             .fold(0, |m, c| m | 1 << c)
     }
 
+    /// The cells of every region at once (index: region id), in one pass over the
+    /// grid: a jigsaw file builds a rule table per record from these.
+    pub fn masks(&self) -> [u128; 9] {
+        let mut masks = [0u128; 9];
+        for (cell, &id) in self.id.iter().enumerate() {
+            masks[usize::from(id)] |= 1 << cell;
+        }
+        masks
+    }
+
     /// The 81-character string, one symbol per cell as written (upper case).
     pub fn to_line(&self) -> String {
         self.id
@@ -372,6 +382,11 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for _ in 0..50 {
             let r = Regions::random(&mut rng);
+            let masks = r.masks();
+            for (id, &m) in masks.iter().enumerate() {
+                assert_eq!(m, r.mask(id), "{r}: region {id}");
+            }
+            assert_eq!(masks.iter().fold(0, |a, &m| a | m), (1u128 << CELLS) - 1);
             assert!(r.is_connected(), "{r}");
             assert!(!r.are_boxes(), "{r}");
             assert_eq!(Regions::parse(r.to_line().as_bytes()).unwrap(), r);

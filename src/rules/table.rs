@@ -299,10 +299,11 @@ impl Variant {
                 HouseKind::Column(i as u8),
             );
         }
-        match regions {
-            Some(regions) => {
-                for id in 0..9 {
-                    add(regions.mask(id), HouseKind::Region(id as u8));
+        let region_masks = regions.map(Regions::masks);
+        match region_masks {
+            Some(masks) => {
+                for (id, &mask) in masks.iter().enumerate() {
+                    add(mask, HouseKind::Region(id as u8));
                 }
             }
             None => {
@@ -326,25 +327,29 @@ impl Variant {
                 add(square(r, c), HouseKind::Window(w as u8));
             }
         }
+        // each house adds itself to its cells' peers (a pass per house, not per cell)
         let mut peers = [0u128; CELLS];
+        for &h in &houses[..n] {
+            let mut rest = h;
+            while rest != 0 {
+                peers[rest.trailing_zeros() as usize] |= h;
+                rest &= rest - 1;
+            }
+        }
         let mut orth = [0u128; CELLS];
         for cell in 0..CELLS {
-            let bit = 1u128 << cell;
-            let mut p = houses[..n]
-                .iter()
-                .filter(|&&h| h & bit != 0)
-                .fold(0, |m, &h| m | h);
+            let mut p = peers[cell];
             if rules.contains(Rule::AntiKnight) {
                 p |= KNIGHT_MASKS[cell];
             }
             if rules.contains(Rule::AntiKing) {
                 p |= KING_MASKS[cell];
             }
-            peers[cell] = p & !bit;
+            peers[cell] = p & !(1u128 << cell);
             orth[cell] = orth_neighbours(cell);
         }
-        let (leftovers, n_leftovers) = match regions {
-            Some(r) => leftovers::pairs(&std::array::from_fn(|id| r.mask(id))),
+        let (leftovers, n_leftovers) = match region_masks {
+            Some(masks) => leftovers::pairs(&masks),
             None => ([(0, 0); leftovers::MAX_PAIRS], 0),
         };
         Ok(Variant {

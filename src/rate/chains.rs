@@ -1057,6 +1057,9 @@ pub struct Run {
     seen: [u128; 12],
     queue_on: std::collections::VecDeque<u16>,
     queue_off: std::collections::VecDeque<u16>,
+    /// Whether the run stopped at a contradiction (else it reached every state the
+    /// links lead to from its source).
+    contradiction: bool,
 }
 
 /// A node of a [`Run`]: its state and parent node (`FIRST_NONE` for the source).
@@ -1116,6 +1119,7 @@ impl Run {
         self.seen = [0; 12];
         self.queue_on.clear();
         self.queue_off.clear();
+        self.contradiction = true;
         let root = self.add(source, FIRST_NONE);
         if is_on(source) {
             self.queue_on.push_back(root);
@@ -1144,6 +1148,7 @@ impl Run {
                     }
                 }
             } else {
+                self.contradiction = false;
                 return;
             }
         }
@@ -1161,6 +1166,78 @@ pub struct Multiple {
     /// `NONE` if not run yet on this position.
     run_of: Vec<u32>,
     graph: Graph,
+    /// The last position on which the whole producer found nothing.
+    memory: NothingFound,
+    /// Groups (cells and regions) left unsearched thanks to `memory` (for tests).
+    #[cfg(test)]
+    pub(super) skipped: usize,
+}
+
+/// What [`Multiple`] remembers of the last position on which it found nothing.
+///
+/// On a position with only fewer candidates than that one, every link of the graph
+/// ("on" to "off", and "off" to "on" in a cell or house with two left) was a link
+/// there too, except the new "off" to "on" links of cells and houses now down to two.
+/// A run that never meets the "off" state starting such a link follows old links
+/// only, so it reaches a subset of what it reached there. A group (a cell, or a
+/// digit's positions in a house) whose members are as they were there, and whose
+/// members' runs there met no contradiction and reached no state starting a new
+/// link, therefore concludes a subset of what it concluded there, where nothing
+/// removed a candidate: nothing removes one now either, and the group is skipped. The
+/// groups searched are searched as before, in the same order, so the hint is the
+/// same.
+#[derive(Debug, Default)]
+struct NothingFound {
+    /// That position, when there is one.
+    board: Option<Board>,
+    /// Per "on" candidate (`cell * 9 + digit`) of a group there: the states its run
+    /// reached there (or a superset: the states reached on an earlier such position,
+    /// when the group was skipped there).
+    reached: Vec<[u128; 12]>,
+    /// Whether that run met no contradiction.
+    clean: Vec<bool>,
+}
+
+impl NothingFound {
+    /// Whether the run from candidate `i` cannot have changed against `links` (the
+    /// states starting a new link): no contradiction there, no such state reached.
+    #[inline]
+    fn quiet(&self, i: usize, links: &[u128; 12]) -> bool {
+        self.clean[i] && and(&self.reached[i], links).iter().all(|&w| w == 0)
+    }
+}
+
+/// Whether `b` has only candidates that `r` has.
+fn within(b: &Board, r: &Board) -> bool {
+    (0..9).all(|di| b.digit[di] & !r.digit[di] == 0)
+}
+
+/// The "off" states of `b` that start a link (in the view with both link kinds) that
+/// `r`, a position with more candidates, does not have: those of cells down to two
+/// candidates, and of a digit's positions in a house down to two.
+fn new_links(r: &Board, b: &Board) -> [u128; 12] {
+    let mut out = [0u128; 12];
+    let mut mark = |s: State| out[s as usize / 128] |= 1u128 << (s as usize % 128);
+    for cell in super::board::cells(b.empty) {
+        let m = b.cand[cell];
+        if m.count_ones() == 2 && r.cand[cell].count_ones() > 2 {
+            for di in super::board::bits(m as u32) {
+                mark(state(cell, di, false));
+            }
+        }
+    }
+    for di in 0..9 {
+        for h in 0..27 {
+            let now = b.digit[di] & super::board::HOUSE_MASK[h];
+            if now.count_ones() == 2 && (r.digit[di] & super::board::HOUSE_MASK[h]).count_ones() > 2
+            {
+                for c in super::board::cells(now) {
+                    mark(state(c, di, false));
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Multiple {
@@ -1205,6 +1282,13 @@ impl Multiple {
     fn cell_and_region_chains_on(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
         self.start(b);
+        // the remembered position, if `b` has only fewer candidates, and the states
+        // starting a link it did not have
+        let memory = self
+            .memory
+            .board
+            .filter(|r| within(b, r))
+            .map(|r| (r, new_links(&r, b)));
         let mut values = [NONE; 9];
         for cell in super::board::cells(b.empty) {
             let m = b.cand[cell];
@@ -1212,8 +1296,21 @@ impl Multiple {
                 continue;
             }
             for di in super::board::bits(m as u32) {
+                self.regions(b, cell, di, memory.as_ref(), &mut best);
+            }
+            let unchanged = memory.as_ref().is_some_and(|(r, links)| {
+                r.cand[cell] == m
+                    && super::board::bits(m as u32).all(|d| self.memory.quiet(cell * 9 + d, links))
+            });
+            if unchanged {
+                #[cfg(test)]
+                {
+                    self.skipped += 1;
+                }
+                continue;
+            }
+            for di in super::board::bits(m as u32) {
                 values[di] = self.run(cell, di);
-                self.regions(b, cell, di, values[di], &mut best);
             }
             // cell reduction: what every digit of the cell implies
             let first = &self.pool[values[m.trailing_zeros() as usize] as usize];
@@ -1238,15 +1335,53 @@ impl Multiple {
                 }
             }
         }
+        if best.is_none() {
+            self.remember(b);
+        }
         best.map(|(_, _, _, h)| h)
     }
 
-    fn regions(&mut self, b: &Board, cell: usize, di: usize, mine: u32, best: &mut Best) {
+    /// Remember `b`, on which nothing was found, with what the runs followed on it
+    /// reached (the runs of skipped groups keep what they reached before: a superset).
+    fn remember(&mut self, b: &Board) {
+        let memory = &mut self.memory;
+        memory.reached.resize(81 * 9, [0; 12]);
+        memory.clean.resize(81 * 9, false);
+        for (i, &k) in self.run_of.iter().enumerate() {
+            if k != NONE {
+                let run = &self.pool[k as usize];
+                memory.reached[i] = run.seen;
+                memory.clean[i] = !run.contradiction;
+            }
+        }
+        memory.board = Some(*b);
+    }
+
+    fn regions(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        di: usize,
+        memory: Option<&(Board, [u128; 12])>,
+        best: &mut Best,
+    ) {
         for h in houses_of(cell) {
             let pos = b.digit[di] & super::board::HOUSE_MASK[h];
             if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
                 continue;
             }
+            let unchanged = memory.is_some_and(|(r, links)| {
+                r.digit[di] & super::board::HOUSE_MASK[h] == pos
+                    && super::board::cells(pos).all(|o| self.memory.quiet(o * 9 + di, links))
+            });
+            if unchanged {
+                #[cfg(test)]
+                {
+                    self.skipped += 1;
+                }
+                continue;
+            }
+            let mine = self.run(cell, di);
             // runs for the other positions
             let mut others = [NONE; 9];
             let mut n = 0;

@@ -445,7 +445,8 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
 /// Aligned exclusion's memory (the last position its scan found nothing on, and the
 /// sets whose cells and excluders are as they were there) and the cell and region
 /// forcing chains reading the graph "Forcing Chains & Cycles" built on the same
-/// position change nothing: along the rating paths of puzzles of the serate file
+/// position, with their memory of the last position they found nothing on, change
+/// nothing: along the rating paths of puzzles of the serate file
 /// (ER 6.2 to 9.0), at every position, they find what fresh searches find.
 #[test]
 fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
@@ -492,6 +493,13 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
     assert!(
         multiple_found > 10,
         "{multiple_found} cell or region chains found"
+    );
+    // the memory of the cell and region chains (the last position they found
+    // nothing on) did leave groups unsearched
+    assert!(
+        multiple.skipped > 1000,
+        "{} groups skipped",
+        multiple.skipped
     );
 }
 

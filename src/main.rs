@@ -15,6 +15,19 @@ mod progress;
 mod signals;
 
 fn main() -> ExitCode {
+    // Builds in this tree use POPCNT (.cargo/config.toml): say so rather than die of
+    // an illegal instruction on a processor without it.
+    // (`is_x86_feature_detected!` answers from the build flags: ask the processor.)
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    #[allow(unused_unsafe)]
+    // SAFETY: every x86-64 processor has CPUID; leaf 1, ECX bit 23 is POPCNT.
+    if unsafe { std::arch::x86_64::__cpuid(1) }.ecx >> 23 & 1 == 0 {
+        say!(
+            "bulkdoku: this build uses the POPCNT instruction, which this processor lacks; \
+             build again with RUSTFLAGS=\"-C target-cpu=x86-64\" (see .cargo/config.toml)"
+        );
+        return ExitCode::from(2);
+    }
     let cli = cli::Cli::parse();
     match cmd::run(cli) {
         Ok(code) => code,

@@ -97,10 +97,6 @@ mod tests {
     use super::*;
     use crate::rules::Regions;
 
-    fn masks(r: &Regions) -> [u128; 9] {
-        std::array::from_fn(|id| r.mask(id))
-    }
-
     /// The pairs as first written (every run of lines built afresh, the regions
     /// sorted by overlap each time): the reference the fast [`pairs`] must equal.
     fn pairs_reference(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
@@ -148,7 +144,7 @@ mod tests {
         let mut with_pairs = 0;
         for _ in 0..300 {
             let r = Regions::random(&mut rng);
-            let m = masks(&r);
+            let m = r.masks();
             let got = pairs(&m);
             assert_eq!(got, pairs_reference(&m));
             with_pairs += usize::from(got.1 > 0);
@@ -160,7 +156,7 @@ mod tests {
     fn boxes_have_only_line_against_box_pairs() {
         // Whole bands cancel out; what is left is a line against a box (or a box
         // against two lines of its band), six cells a side, within one band.
-        let (p, n) = pairs(&masks(&Regions::boxes()));
+        let (p, n) = pairs(&Regions::boxes().masks());
         assert!(n > 0);
         let band = |m: u128, cols: bool| -> Vec<usize> {
             let mut b: Vec<usize> = (0..CELLS)
@@ -193,7 +189,7 @@ mod tests {
                     888888888\
                     999999999";
         let r = Regions::parse(text.as_bytes()).unwrap();
-        let (p, n) = pairs(&masks(&r));
+        let (p, n) = pairs(&r.masks());
         assert!(n >= 1);
         // The top row against region 1: r1c9 against r2c1.
         let want = {

@@ -20,6 +20,8 @@ pub(crate) const MAX_SIDE: u32 = 6;
 
 /// Pairs kept at most.
 pub(crate) const MAX_PAIRS: usize = 40;
+// The rule table marks each cell's pairs in one `u64`.
+const _: () = assert!(MAX_PAIRS <= 64);
 
 /// Row `i` (0..9) and column `i` (9..18) as cell sets.
 const LINES: [u128; 18] = {

@@ -22,6 +22,8 @@ use super::{Rule, RuleSet};
 
 /// At most 9 rows + 9 columns + 9 boxes or regions + 2 diagonals + 4 windows.
 pub(crate) const MAX_HOUSES: usize = 33;
+// `Variant::house_of` marks each cell's houses in one `u64`.
+const _: () = assert!(MAX_HOUSES <= 64);
 
 /// Top-left cells (row, column, 0-based) of the four windoku windows.
 const WINDOWS: [(usize, usize); 4] = [(1, 1), (1, 5), (5, 1), (5, 5)];
@@ -175,15 +177,19 @@ pub struct Variant {
     pub(crate) houses: [u128; MAX_HOUSES],
     kinds: [HouseKind; MAX_HOUSES],
     pub(crate) n_houses: usize,
+    /// The houses each cell lies in, as bits of `houses` indices.
+    pub(crate) house_of: [u64; CELLS],
     /// Cells that may not hold a cell's digit (the cell itself excluded).
     pub(crate) peers: [u128; CELLS],
     /// Orthogonal neighbours, used by `non-consecutive`.
     pub(crate) orth: [u128; CELLS],
     pub(crate) non_consecutive: bool,
     /// Jigsaw only: the law of leftovers' pairs of cell sets that hold the same digits
-    /// (see `leftovers.rs`); only the first `n_leftovers` are used.
+    /// (see `leftovers.rs`); the rest of the array is zero.
     pub(crate) leftovers: [(u128, u128); leftovers::MAX_PAIRS],
-    pub(crate) n_leftovers: usize,
+    /// The leftover pairs each cell lies in (either side), as bits of `leftovers`
+    /// indices: the engine finds the pairs to look at through these.
+    pub(crate) pair_of: [u64; CELLS],
     /// Jigsaw rules: the generic engine's locked candidates look at houses with up to
     /// three places for a digit, and run again after the singles they unlock.
     pub(crate) jigsaw: bool,
@@ -329,10 +335,13 @@ impl Variant {
         }
         // each house adds itself to its cells' peers (a pass per house, not per cell)
         let mut peers = [0u128; CELLS];
-        for &h in &houses[..n] {
+        let mut house_of = [0u64; CELLS];
+        for (i, &h) in houses[..n].iter().enumerate() {
             let mut rest = h;
             while rest != 0 {
-                peers[rest.trailing_zeros() as usize] |= h;
+                let cell = rest.trailing_zeros() as usize;
+                peers[cell] |= h;
+                house_of[cell] |= 1 << i;
                 rest &= rest - 1;
             }
         }
@@ -352,15 +361,22 @@ impl Variant {
             Some(masks) => leftovers::pairs(&masks),
             None => ([(0, 0); leftovers::MAX_PAIRS], 0),
         };
+        let mut pair_of = [0u64; CELLS];
+        for (i, &(a, b)) in leftovers[..n_leftovers].iter().enumerate() {
+            for cell in cells(a | b) {
+                pair_of[cell] |= 1 << i;
+            }
+        }
         Ok(Variant {
             rules,
+            pair_of,
             regions: regions.copied(),
             leftovers,
-            n_leftovers,
             jigsaw: regions.is_some(),
             houses,
             kinds,
             n_houses: n,
+            house_of,
             peers,
             orth,
             non_consecutive: rules.contains(Rule::NonConsecutive),

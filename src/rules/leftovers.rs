@@ -44,8 +44,8 @@ const LINES: [u128; 18] = {
 ///
 /// Built once per layout (per record of a jigsaw file), so it is kept cheap: each run
 /// of lines grows one line at a time with the regions' overlap counts, and the `k`
-/// regions that overlap it most are the first `k` of nine sorted keys (overlap down,
-/// then region number up).
+/// regions that overlap it most are those whose key (overlap down, then region number
+/// up) has fewer than `k` keys below it, without sorting the nine.
 pub(crate) fn pairs(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
     // every run of lines gives at most one pair: 2 * (45 - 1) runs
     let mut found = [(0u128, 0u128); 88];
@@ -65,11 +65,16 @@ pub(crate) fn pairs(regions: &[u128; 9]) -> ([(u128, u128); MAX_PAIRS], usize) {
                 if k == 9 {
                     continue;
                 }
-                let mut keys: [u32; 9] = std::array::from_fn(|r| (81 - overlap[r]) << 4 | r as u32);
-                keys.sort_unstable();
-                let chosen = keys[..k]
-                    .iter()
-                    .fold(0u128, |m, &key| m | regions[(key & 15) as usize]);
+                // The k smallest keys: the regions with fewer than k keys below theirs
+                // (keys differ; counting ranks costs less than sorting them).
+                let keys: [u32; 9] = std::array::from_fn(|r| (81 - overlap[r]) << 4 | r as u32);
+                let mut chosen = 0u128;
+                for (&key, &region) in keys.iter().zip(regions) {
+                    let rank: usize = keys.iter().map(|&o| usize::from(o < key)).sum();
+                    if rank < k {
+                        chosen |= region;
+                    }
+                }
                 let a = lines & !chosen;
                 let b = chosen & !lines;
                 debug_assert_eq!(a.count_ones(), b.count_ones());

@@ -679,6 +679,82 @@ mod tests {
         );
     }
 
+    /// The scans look only at the houses and leftover pairs of the cells that changed
+    /// since a digit's last scan: at the end of propagation, scanning everything again
+    /// from scratch finds nothing more. On random positions (random layouts and grids,
+    /// cells blanked, then wrong digits taken out of open cells as the search's "not
+    /// that digit" branches do).
+    #[test]
+    fn scans_of_what_changed_reach_the_full_scans_fixed_point() {
+        let mut rng = crate::generate::Rng::new(29);
+        let (mut tried, mut removed) = (0, 0u32);
+        while tried < 80 {
+            let rules = ["jigsaw", "jigsaw,x", "x,windoku", "anti-knight"][tried % 4];
+            let rules: super::super::RuleSet = rules.parse().unwrap();
+            let regions = rules
+                .contains(super::super::Rule::Jigsaw)
+                .then(|| super::super::Regions::random(&mut rng));
+            let v = Variant::new(rules, regions.as_ref()).unwrap();
+            let Ok(solution) = super::super::random_solution(&v, &mut rng) else {
+                continue;
+            };
+            tried += 1;
+            let mut puzzle = solution;
+            let mut order: Vec<usize> = (0..CELLS).collect();
+            rng.shuffle(&mut order);
+            for &cell in &order[..45 + tried % 31] {
+                puzzle.set(cell, 0);
+            }
+            let mut s = settled(&v, &puzzle).expect("the grid solves it");
+            for _ in 0..4 {
+                let open: Vec<usize> = (0..CELLS).filter(|&c| s.open >> c & 1 != 0).collect();
+                let Some(&cell) = open.get(rng.below(open.len().max(1) as u64) as usize) else {
+                    break;
+                };
+                let right = usize::from(solution.get(cell)) - 1;
+                let Some(wrong) = (0..9).find(|&d| d != right && s.cand[d] >> cell & 1 != 0) else {
+                    continue;
+                };
+                s.forbid(wrong, cell);
+                loop {
+                    let before = s.cand;
+                    assert!(s.propagate(&v), "the solution is still there");
+                    if s.cand == before {
+                        break;
+                    }
+                }
+            }
+            // From scratch: every board as changed, and the tables of each cell's
+            // houses and pairs made here from the houses and pairs themselves.
+            let mut full = v.clone();
+            for cell in 0..CELLS {
+                let lies_in = |(a, b): (u128, u128)| (a | b) >> cell & 1 != 0;
+                full.house_of[cell] = (0..v.n_houses)
+                    .filter(|&i| lies_in((v.houses[i], 0)))
+                    .fold(0, |m, i| m | 1 << i);
+                full.pair_of[cell] = (0..v.leftovers.len())
+                    .filter(|&i| lies_in(v.leftovers[i]))
+                    .fold(0, |m, i| m | 1 << i);
+            }
+            let mut fresh = s;
+            fresh.scanned = [0; 9];
+            fresh.locked = [0; 9];
+            loop {
+                let before = fresh.cand;
+                assert!(fresh.propagate(&full));
+                if fresh.cand == before {
+                    break;
+                }
+            }
+            assert_eq!(fresh.cand, s.cand, "{rules} {puzzle} {regions:?}");
+            removed += (0..9)
+                .map(|d| (s.cand[d] & s.open).count_ones())
+                .sum::<u32>();
+        }
+        // The positions were open enough to have something to scan.
+        assert!(removed > 1000, "{removed}");
+    }
+
     #[test]
     fn leftovers_fire_on_random_jigsaw_positions_and_keep_the_solution() {
         // Random layouts and grids, many cells blanked: with the law of leftovers the

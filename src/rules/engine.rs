@@ -626,13 +626,18 @@ pub fn generic_candidates(v: &Variant, grid: &Grid) -> Option<[u16; CELLS]> {
 /// The position after `propagate` to a fixed point, or `None` on a contradiction.
 fn settled(v: &Variant, grid: &Grid) -> Option<State> {
     let mut s = State::start(v, grid)?;
+    settle(&mut s, v).then_some(s)
+}
+
+/// Propagate `s` under `v` until a pass changes nothing; `false` on a contradiction.
+fn settle(s: &mut State, v: &Variant) -> bool {
     loop {
         let before = s.cand;
         if !s.propagate(v) {
-            return None;
+            return false;
         }
         if s.cand == before {
-            return Some(s);
+            return true;
         }
     }
 }
@@ -687,7 +692,7 @@ mod tests {
     #[test]
     fn scans_of_what_changed_reach_the_full_scans_fixed_point() {
         let mut rng = crate::generate::Rng::new(29);
-        let (mut tried, mut removed) = (0, 0u32);
+        let (mut tried, mut left) = (0, 0u32);
         while tried < 80 {
             let rules = ["jigsaw", "jigsaw,x", "x,windoku", "anti-knight"][tried % 4];
             let rules: super::super::RuleSet = rules.parse().unwrap();
@@ -716,13 +721,7 @@ mod tests {
                     continue;
                 };
                 s.forbid(wrong, cell);
-                loop {
-                    let before = s.cand;
-                    assert!(s.propagate(&v), "the solution is still there");
-                    if s.cand == before {
-                        break;
-                    }
-                }
+                assert!(settle(&mut s, &v), "the solution is still there");
             }
             // From scratch: every board as changed, and the tables of each cell's
             // houses and pairs made here from the houses and pairs themselves.
@@ -739,20 +738,15 @@ mod tests {
             let mut fresh = s;
             fresh.scanned = [0; 9];
             fresh.locked = [0; 9];
-            loop {
-                let before = fresh.cand;
-                assert!(fresh.propagate(&full));
-                if fresh.cand == before {
-                    break;
-                }
-            }
+            assert!(settle(&mut fresh, &full));
             assert_eq!(fresh.cand, s.cand, "{rules} {puzzle} {regions:?}");
-            removed += (0..9)
+            left += (0..9)
                 .map(|d| (s.cand[d] & s.open).count_ones())
                 .sum::<u32>();
         }
-        // The positions were open enough to have something to scan.
-        assert!(removed > 1000, "{removed}");
+        // The positions were open enough to have something to scan: candidates left
+        // in open cells.
+        assert!(left > 1000, "{left}");
     }
 
     #[test]

@@ -443,7 +443,9 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
 }
 
 /// Aligned exclusion's memory (the last position its scan found nothing on, and the
-/// sets whose cells and excluders are as they were there) and the cell and region
+/// sets whose cells and excluders are as they were there), "Forcing Chains & Cycles"'s
+/// memory (under X-links, the sources of digits whose positions are as they were
+/// there) and the cell and region
 /// forcing chains reading the graph "Forcing Chains & Cycles" built on the same
 /// position, with their memory of the last position they found nothing on, change
 /// nothing: along the rating paths of puzzles of the serate file
@@ -453,7 +455,7 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
     let mut rater = Rater::new();
     let mut kept = aligned::Aligned::default();
     let (mut chains, mut multiple) = (chains::Chains::default(), chains::Multiple::default());
-    let (mut positions, mut aligned_found, mut multiple_found) = (0, 0, 0);
+    let (mut positions, mut aligned_found, mut multiple_found, mut cycles_found) = (0, 0, 0, 0);
     for (puzzle, er) in serate_rows().step_by(4) {
         if !(6.2..=9.0).contains(&er) {
             continue;
@@ -475,7 +477,15 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
                 if s.difficulty >= 65 {
                     let fresh = chains::Multiple::default()
                         .cell_and_region_chains(&b, &mut chains::Chains::default());
-                    chains.cycles_and_forcing_chains(&b);
+                    // "Forcing Chains & Cycles" with its memory of the last position
+                    // it found nothing on, against a fresh search
+                    let fresh_cycles = chains::Chains::default().cycles_and_forcing_chains(&b);
+                    assert_eq!(
+                        fresh_cycles,
+                        chains.cycles_and_forcing_chains(&b),
+                        "{puzzle}: cycles after {positions} positions"
+                    );
+                    cycles_found += usize::from(fresh_cycles.is_some());
                     let shared = multiple.cell_and_region_chains(&b, &mut chains);
                     assert_eq!(fresh, shared, "{puzzle}: after {positions} positions");
                     multiple_found += usize::from(fresh.is_some());
@@ -494,8 +504,14 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
         multiple_found > 10,
         "{multiple_found} cell or region chains found"
     );
-    // the memory of the cell and region chains (the last position they found
-    // nothing on) did leave groups unsearched
+    assert!(cycles_found > 10, "{cycles_found} cycles or forcing chains found");
+    // the memories of "Forcing Chains & Cycles" and of the cell and region chains (the
+    // last position they found nothing on) did leave sources and groups unsearched
+    assert!(
+        chains.skipped > 1000,
+        "{} chain sources skipped",
+        chains.skipped
+    );
     assert!(
         multiple.skipped > 1000,
         "{} groups skipped",

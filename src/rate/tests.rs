@@ -1,7 +1,7 @@
 //! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
 
 use super::board::{Board, Cells, HOUSE_MASK};
-use super::{aligned, chains, fish, links, singles, uniqueness, wings, Rater};
+use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings, Rater};
 use crate::grid::Grid;
 
 /// A board with every candidate open, then `keep` digits only in the given cells.
@@ -445,7 +445,7 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
 /// Aligned exclusion's memory (the last position its scan found nothing on, and the
 /// sets whose cells and excluders are as they were there), "Forcing Chains & Cycles"'s
 /// memory (under X-links, the sources of digits whose positions are as they were
-/// there) and the cell and region
+/// there), the Nishio chains' memory (the same for their runs) and the cell and region
 /// forcing chains reading the graph "Forcing Chains & Cycles" built on the same
 /// position, with their memory of the last position they found nothing on, change
 /// nothing: along the rating paths of puzzles of the serate file
@@ -455,6 +455,8 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
     let mut rater = Rater::new();
     let mut kept = aligned::Aligned::default();
     let (mut chains, mut multiple) = (chains::Chains::default(), chains::Multiple::default());
+    let mut nishio = dynamic::Dynamic::default();
+    let mut nishio_found = 0;
     let (mut positions, mut aligned_found, mut multiple_found, mut cycles_found) = (0, 0, 0, 0);
     for (puzzle, er) in serate_rows().step_by(4) {
         if !(6.2..=9.0).contains(&er) {
@@ -486,6 +488,14 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
                         "{puzzle}: cycles after {positions} positions"
                     );
                     cycles_found += usize::from(fresh_cycles.is_some());
+                    // the Nishio chains with their memory, against fresh ones
+                    let fresh_nishio = dynamic::Dynamic::default().hint(&b, dynamic::Kind::Nishio);
+                    assert_eq!(
+                        fresh_nishio,
+                        nishio.hint(&b, dynamic::Kind::Nishio),
+                        "{puzzle}: Nishio after {positions} positions"
+                    );
+                    nishio_found += usize::from(fresh_nishio.is_some());
                     let shared = multiple.cell_and_region_chains(&b, &mut chains);
                     assert_eq!(fresh, shared, "{puzzle}: after {positions} positions");
                     multiple_found += usize::from(fresh.is_some());
@@ -504,7 +514,16 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
         multiple_found > 10,
         "{multiple_found} cell or region chains found"
     );
-    assert!(cycles_found > 10, "{cycles_found} cycles or forcing chains found");
+    assert!(
+        cycles_found > 10,
+        "{cycles_found} cycles or forcing chains found"
+    );
+    assert!(nishio_found > 5, "{nishio_found} Nishio chains found");
+    assert!(
+        nishio.nishio_skipped > 1000,
+        "{} Nishio candidates skipped",
+        nishio.nishio_skipped
+    );
     // the memories of "Forcing Chains & Cycles" and of the cell and region chains (the
     // last position they found nothing on) did leave sources and groups unsearched
     assert!(

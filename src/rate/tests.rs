@@ -64,11 +64,11 @@ fn x_wing_on_two_rows() {
             HOUSE_MASK[9 + row] & !set(&[row * 9 + 2, row * 9 + 6]),
         );
     }
-    let h = fish::fish(&b, 2).expect("an X-wing");
+    let h = fish::fish(&b, 2, &mut fish::NoFish::default()).expect("an X-wing");
     assert_eq!((h.name, h.difficulty), ("X-Wing", 32));
     let cover = (HOUSE_MASK[18 + 2] | HOUSE_MASK[18 + 6]) & !(HOUSE_MASK[9] | HOUSE_MASK[9 + 4]);
     assert_eq!(h.elim[4], cover);
-    assert!(fish::fish(&b, 4).is_none());
+    assert!(fish::fish(&b, 4, &mut fish::NoFish::default()).is_none());
 }
 
 #[test]
@@ -391,14 +391,16 @@ fn steps_replay_to_the_solution() {
     assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
 }
 
-/// The memories of boards without a hint (strong-link chains: per digit; ALS wings:
-/// the last board) change nothing: along the rating paths of puzzles of the serate
+/// The memories of boards without a hint (strong-link chains and fish: per digit; ALS
+/// wings: the last board) change nothing: along the rating paths of puzzles of the serate
 /// file (ER 4.5 to 8.5), at every position, the search with one memory kept across
 /// all positions and puzzles finds what a search without memory finds, and the chains'
-/// memory does skip digits.
+/// and the fish's memories do skip digits.
 #[test]
 fn memories_of_searches_find_what_a_fresh_search_finds() {
     let mut rater = Rater::new();
+    let mut kept_fish = fish::NoFish::default();
+    let (mut fish_found, mut fish_skipped) = (0, 0);
     let (mut buf, mut kept) = (Vec::new(), links::NoChains::default());
     let mut kept_wings = wings::NoWings::default();
     let (mut positions, mut found, mut skipped, mut wings_found) = (0, 0, 0, 0);
@@ -418,6 +420,17 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
                     "{puzzle}: {k}-cell wing after {positions} positions"
                 );
                 wings_found += usize::from(fresh.is_some());
+            }
+            for degree in 2..=4 {
+                let before = kept_fish.clone();
+                let fresh = fish::fish(&b, degree, &mut fish::NoFish::default());
+                let with = fish::fish(&b, degree, &mut kept_fish);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: fish of {degree} after {positions} positions"
+                );
+                fish_found += usize::from(fresh.is_some());
+                fish_skipped += (0..9).filter(|&d| before.remembers(degree, d, &b)).count();
             }
             for n in 2..=4 {
                 let before = kept.clone();
@@ -440,6 +453,11 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
     assert!(found > 10, "{found} chains found");
     assert!(skipped > positions, "{skipped} digit searches skipped");
     assert!(wings_found > 10, "{wings_found} wings found");
+    assert!(fish_found > 10, "{fish_found} fish found");
+    assert!(
+        fish_skipped > positions,
+        "{fish_skipped} digit fish scans skipped"
+    );
 }
 
 /// Aligned exclusion's memory (the last position its scan found nothing on, and the

@@ -16,6 +16,7 @@ pub struct Producers {
     no_chains: links::NoChains,
     no_wings: wings::NoWings,
     no_fish: fish::NoFish,
+    no_locking: singles::NoLocking,
     chains: chains::Chains,
     multiple: chains::Multiple,
     dynamic: dynamic::Dynamic,
@@ -30,17 +31,18 @@ impl Producers {
             no_chains,
             no_wings,
             no_fish,
+            no_locking,
             chains,
             multiple,
             dynamic,
             aligned,
         } = self;
         singles::hidden_single(b)
-            .or_else(|| singles::locking(b, true))
+            .or_else(|| singles::locking(b, true, no_locking))
             .or_else(|| singles::hidden_set(b, 2, true))
             .or_else(|| singles::naked_single(b))
             .or_else(|| singles::hidden_set(b, 3, true))
-            .or_else(|| singles::locking(b, false))
+            .or_else(|| singles::locking(b, false, no_locking))
             .or_else(|| singles::naked_set(b, 2))
             .or_else(|| fish::fish(b, 2, no_fish))
             .or_else(|| singles::hidden_set(b, 2, false))

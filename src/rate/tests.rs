@@ -391,7 +391,7 @@ fn steps_replay_to_the_solution() {
     assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
 }
 
-/// The memories of boards without a hint (strong-link chains and fish: per digit; ALS
+/// The memories of boards without a hint (strong-link chains, fish and locking: per digit; ALS
 /// wings: the last board) change nothing: along the rating paths of puzzles of the serate
 /// file (ER 4.5 to 8.5), at every position, the search with one memory kept across
 /// all positions and puzzles finds what a search without memory finds, and the chains'
@@ -400,6 +400,8 @@ fn steps_replay_to_the_solution() {
 fn memories_of_searches_find_what_a_fresh_search_finds() {
     let mut rater = Rater::new();
     let mut kept_fish = fish::NoFish::default();
+    let mut kept_locking = singles::NoLocking::default();
+    let (mut locking_found, mut locking_skipped) = (0, 0);
     let (mut fish_found, mut fish_skipped) = (0, 0);
     let (mut buf, mut kept) = (Vec::new(), links::NoChains::default());
     let mut kept_wings = wings::NoWings::default();
@@ -420,6 +422,19 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
                     "{puzzle}: {k}-cell wing after {positions} positions"
                 );
                 wings_found += usize::from(fresh.is_some());
+            }
+            for direct in [true, false] {
+                let before = kept_locking.clone();
+                let fresh = singles::locking(&b, direct, &mut singles::NoLocking::default());
+                let with = singles::locking(&b, direct, &mut kept_locking);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: locking ({direct}) after {positions} positions"
+                );
+                locking_found += usize::from(fresh.is_some());
+                locking_skipped += (0..9)
+                    .filter(|&d| before.remembers(direct, d, b.digit[d]))
+                    .count();
             }
             for degree in 2..=4 {
                 let before = kept_fish.clone();
@@ -454,6 +469,11 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
     assert!(skipped > positions, "{skipped} digit searches skipped");
     assert!(wings_found > 10, "{wings_found} wings found");
     assert!(fish_found > 10, "{fish_found} fish found");
+    assert!(locking_found > 10, "{locking_found} lockings found");
+    assert!(
+        locking_skipped > positions,
+        "{locking_skipped} digit locking scans skipped"
+    );
     assert!(
         fish_skipped > positions,
         "{fish_skipped} digit fish scans skipped"

@@ -469,6 +469,12 @@ pub struct Chains {
     /// Test switch: search every state, not only those the components say can still
     /// close the cycle or reach the forcing chain's target.
     no_prune: bool,
+    /// The last position on which "Forcing Chains & Cycles" found nothing (see
+    /// [`Chains::cycles_and_forcing_chains`]).
+    nothing_on: Option<Board>,
+    /// Sources left out thanks to `nothing_on` (for tests).
+    #[cfg(test)]
+    pub(super) skipped: usize,
 }
 
 /// The states the chains of "Forcing Chains & Cycles" start from on `b`: with X-links
@@ -746,9 +752,28 @@ impl Chains {
 
     /// Sudoku Explainer's "Forcing Chains & Cycles": the easiest cycle or forcing
     /// chain (lowest difficulty, then shortest, then X before Y before XY).
+    ///
+    /// It remembers the last position on which it found nothing. Under X-links alone
+    /// (the first view) a state's links and everything it leads to are of its own
+    /// digit, so on a position `b` with only fewer candidates than that one, from a
+    /// source of a digit whose positions are as they were there, the search meets the
+    /// same states through the same links in the same order as it did there (where
+    /// nothing cut it short): it finds the same cycles and forcing chains, none of
+    /// which removed anything there, nor removes anything now (fewer candidates; a
+    /// search cut short finds the first of them). Those sources are left out (not
+    /// even roots of the components); the others are searched in the same order, so
+    /// the hint is the same.
     pub fn cycles_and_forcing_chains(&mut self, b: &Board) -> Option<Hint> {
         let mut best: Best = None;
         let mut built = false;
+        // the digits whose positions are those of the remembered position, if `b`
+        // has only fewer candidates
+        let same = match self.nothing_on.filter(|r| within(b, r)) {
+            Some(r) => (0..9)
+                .filter(|&di| r.digit[di] == b.digit[di])
+                .fold(0u16, |m, di| m | 1 << di),
+            None => 0,
+        };
         for (y, x) in [(false, true), (true, false), (true, true)] {
             let (base_cycle, base_chain, key) = chain_kind(y, x);
             if !beats(&best, base_cycle.min(base_chain), 0, key) {
@@ -759,7 +784,14 @@ impl Chains {
                 built = true;
             }
             self.graph.view(y, x);
-            let forcing = self.hopeful_sources(b, x, |_| true);
+            let left_out = if y { 0 } else { same };
+            let forcing = self.hopeful_sources(b, x, |s| left_out >> digit_of(s) & 1 == 0);
+            #[cfg(test)]
+            {
+                self.skipped += super::board::bits(left_out as u32)
+                    .map(|di| (b.digit[di] & b.empty).count_ones() as usize)
+                    .sum::<usize>();
+            }
             for cell in super::board::cells(b.empty) {
                 let m = b.cand[cell];
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -805,6 +837,9 @@ impl Chains {
                     }
                 }
             }
+        }
+        if best.is_none() {
+            self.nothing_on = Some(*b);
         }
         best.map(|(_, _, _, h)| h)
     }
@@ -1208,7 +1243,7 @@ impl NothingFound {
 }
 
 /// Whether `b` has only candidates that `r` has.
-fn within(b: &Board, r: &Board) -> bool {
+pub(super) fn within(b: &Board, r: &Board) -> bool {
     (0..9).all(|di| b.digit[di] & !r.digit[di] == 0)
 }
 

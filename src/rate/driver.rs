@@ -15,6 +15,8 @@ pub struct Producers {
     links: Vec<links::Link>,
     no_chains: links::NoChains,
     no_wings: wings::NoWings,
+    no_fish: fish::NoFish,
+    no_locking: singles::NoLocking,
     chains: chains::Chains,
     multiple: chains::Multiple,
     dynamic: dynamic::Dynamic,
@@ -28,29 +30,31 @@ impl Producers {
             links: buf,
             no_chains,
             no_wings,
+            no_fish,
+            no_locking,
             chains,
             multiple,
             dynamic,
             aligned,
         } = self;
         singles::hidden_single(b)
-            .or_else(|| singles::locking(b, true))
+            .or_else(|| singles::locking(b, true, no_locking))
             .or_else(|| singles::hidden_set(b, 2, true))
             .or_else(|| singles::naked_single(b))
             .or_else(|| singles::hidden_set(b, 3, true))
-            .or_else(|| singles::locking(b, false))
+            .or_else(|| singles::locking(b, false, no_locking))
             .or_else(|| singles::naked_set(b, 2))
-            .or_else(|| fish::fish(b, 2))
+            .or_else(|| fish::fish(b, 2, no_fish))
             .or_else(|| singles::hidden_set(b, 2, false))
             .or_else(|| singles::naked_set(b, 3))
-            .or_else(|| fish::fish(b, 3))
+            .or_else(|| fish::fish(b, 3, no_fish))
             .or_else(|| singles::hidden_set(b, 3, false))
             .or_else(|| links::n_links(b, buf, 2, no_chains))
             .or_else(|| wings::xy_wing(b, false))
             .or_else(|| wings::xy_wing(b, true))
             .or_else(|| uniqueness::unique_loops(b))
             .or_else(|| singles::naked_set(b, 4))
-            .or_else(|| fish::fish(b, 4))
+            .or_else(|| fish::fish(b, 4, no_fish))
             .or_else(|| singles::hidden_set(b, 4, false))
             .or_else(|| links::n_links(b, buf, 3, no_chains))
             .or_else(|| wings::als_wing(b, 3, no_wings))

@@ -42,7 +42,7 @@ const STATES: usize = 81 * 9 * 2;
 /// [`Run::node_of`]'s "not reached".
 const NODE_NONE: u16 = u16::MAX;
 // Candidate states are encoded as the static chains encode them.
-use super::chains::{and, cell_of, digit_of, is_on, state, State, NONE};
+use super::chains::{and, cell_of, digit_of, is_on, state, within, State, NONE};
 
 /// The three houses of a cell in Sudoku Explainer's order: box, row, column.
 #[inline]
@@ -720,10 +720,25 @@ pub struct Dynamic {
     nested: Vec<u32>,
     /// The states a group of runs reached, in one run's order ([`common_in_order`]).
     common: Vec<u32>,
+    /// The last position on which the Nishio chains found nothing (see
+    /// [`Dynamic::hint`]).
+    nishio_nothing_on: Option<Board>,
+    /// Nishio candidates left out thanks to `nishio_nothing_on` (for tests).
+    #[cfg(test)]
+    pub(super) nishio_skipped: usize,
 }
 
 impl Dynamic {
     /// The simplest hint of producer `kind` on `b`, if any.
+    ///
+    /// The Nishio chains remember the last position on which they found nothing. A
+    /// Nishio run never leaves its digit (no cell links), so on a position `b` with
+    /// only fewer candidates than that one, the runs from a candidate of a digit whose
+    /// positions are as they were there are the runs followed there, which met no
+    /// contradiction (a contradiction there removed a candidate that `b` has too: the
+    /// one taken as true, or the other candidates of its cell): they meet none now
+    /// and are left out, the others followed in the same order, so the hint is the
+    /// same.
     pub fn hint(&mut self, b: &Board, kind: Kind) -> Option<Hint> {
         let (mode, base, names): (Mode, u8, &Names) = match kind {
             Kind::Nishio => (Mode { y: false, level: 0 }, 75, &NISHIO),
@@ -746,6 +761,14 @@ impl Dynamic {
         if filter {
             self.houses = Houses::new(b);
         }
+        // Nishio: the digits whose positions are those of the remembered position,
+        // if `b` has only fewer candidates
+        let same = match self.nishio_nothing_on.filter(|r| nishio && within(b, r)) {
+            Some(r) => (0..9)
+                .filter(|&di| r.digit[di] == b.digit[di])
+                .fold(0u16, |m, di| m | 1 << di),
+            None => 0,
+        };
         let mut best: Best = None;
         for cell in cells(b.empty) {
             let m = b.cand[cell];
@@ -754,6 +777,13 @@ impl Dynamic {
                 continue;
             }
             for di in bits(m as u32) {
+                if same >> di & 1 != 0 {
+                    #[cfg(test)]
+                    {
+                        self.nishio_skipped += 1;
+                    }
+                    continue;
+                }
                 let on = state(cell, di, true);
                 let (follow_on, follow_off) = if filter {
                     self.reach.follow(b, &self.houses, on);
@@ -832,6 +862,9 @@ impl Dynamic {
                 );
                 offer(&mut best, b, names.cell, base, cx, 5, elim);
             }
+        }
+        if nishio && best.is_none() {
+            self.nishio_nothing_on = Some(*b);
         }
         best.map(|(_, _, _, h)| h)
     }

@@ -1,15 +1,46 @@
 //! Basic fish: X-wing (3.2), swordfish (3.8), jellyfish (5.2).
 
-use super::board::{bits, cells, Board, HOUSE_MASK};
+use super::board::{bits, cells, Board, Cells, HOUSE_MASK};
 use super::hint::Hint;
 use super::singles::combos;
 
-/// A fish of `degree` base lines on one digit: columns as base first, then rows.
-pub fn fish(b: &Board, degree: u32) -> Option<Hint> {
+/// For each fish degree (2 to 4) and digit, the digit's positions and placed count
+/// on the last position where the fish scan ran to the end without a hint (a fish
+/// reads only its digit's positions and count): while both stay the same, the digit
+/// has no fish of that degree and is skipped.
+#[derive(Debug, Clone)]
+pub struct NoFish([[(Cells, u32); 9]; 3]);
+
+impl Default for NoFish {
+    fn default() -> Self {
+        // No board has bits past the 81 cells: nothing is remembered yet.
+        NoFish([[(Cells::MAX, 0); 9]; 3])
+    }
+}
+
+impl NoFish {
+    /// Whether digit `d` (0-based) of `b` is remembered as having no fish of `degree`.
+    #[cfg(test)]
+    pub fn remembers(&self, degree: u32, d: usize, b: &Board) -> bool {
+        let placed = b.value.iter().filter(|&&v| usize::from(v) == d + 1).count() as u32;
+        self.0[degree as usize - 2][d] == (b.digit[d], placed)
+    }
+}
+
+/// A fish of `degree` base lines on one digit: columns as base first, then rows
+/// (the digit innermost: skipping a digit with no fish leaves the first hint).
+pub fn fish(b: &Board, degree: u32, none: &mut NoFish) -> Option<Hint> {
     let mut placed = [0u32; 9];
     for &v in b.value.iter() {
         if v != 0 {
             placed[(v - 1) as usize] += 1;
+        }
+    }
+    let none = &mut none.0[degree as usize - 2];
+    let mut skip = 0u16;
+    for di in 0..9 {
+        if none[di] == (b.digit[di], placed[di]) {
+            skip |= 1 << di;
         }
     }
     // Each digit's positions in every row (houses 9..18) and column (18..27), as
@@ -34,7 +65,10 @@ pub fn fish(b: &Board, degree: u32) -> Option<Hint> {
     for (base, cover) in [(18usize, 9usize), (9, 18)] {
         for set in combos(degree) {
             for di in 0..9 {
-                if placed[di] + degree * 2 > 9 || set & !two_plus[di][base] != 0 {
+                if skip >> di & 1 != 0
+                    || placed[di] + degree * 2 > 9
+                    || set & !two_plus[di][base] != 0
+                {
                     continue;
                 }
                 let dm = b.digit[di];
@@ -67,6 +101,9 @@ pub fn fish(b: &Board, degree: u32) -> Option<Hint> {
                 return Some(h);
             }
         }
+    }
+    for di in 0..9 {
+        none[di] = (b.digit[di], placed[di]);
     }
     None
 }

@@ -5,7 +5,7 @@
 //! ascending), because the first hint found is the one applied and the path, hence
 //! the rating, can depend on it.
 
-use super::board::{bits, Board, HOUSES};
+use super::board::{bits, Board, Cells, HOUSES};
 use super::hint::Hint;
 
 /// Houses in Sudoku Explainer's region order: boxes, columns, rows.
@@ -73,14 +73,42 @@ fn crosses(h1: usize, h2: usize) -> bool {
     super::board::HOUSE_MASK[h1] & super::board::HOUSE_MASK[h2] != 0
 }
 
+/// For direct and plain locking (index `direct as usize`), each digit's positions on
+/// the last position where the scan ran to the end without a hint (locking reads only
+/// its digit's positions): while they stay the same, the digit has none and is
+/// skipped.
+#[derive(Debug, Clone)]
+pub struct NoLocking([[Cells; 9]; 2]);
+
+impl Default for NoLocking {
+    fn default() -> Self {
+        // No board has bits past the 81 cells: nothing is remembered yet.
+        NoLocking([[Cells::MAX; 9]; 2])
+    }
+}
+
+impl NoLocking {
+    /// Whether digit `d` (0-based) of positions `dm` is remembered as having no
+    /// (direct, if `direct`) locking.
+    #[cfg(test)]
+    pub fn remembers(&self, direct: bool, d: usize, dm: Cells) -> bool {
+        self.0[direct as usize][d] == dm
+    }
+}
+
 /// Pointing (2.6) and claiming (2.8); with `direct`, only those whose eliminations
 /// leave a hidden single in a third house (direct pointing 1.7, direct claiming 1.9),
-/// which is then placed.
-pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
+/// which is then placed. Digits remembered in `none` are skipped (a digit without
+/// any leaves the first hint of the scan).
+pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
     use super::board::HOUSE_MASK;
+    let none = &mut none.0[direct as usize];
     for &(t1, t2) in &LOCK_PAIRS {
         for d in 1..=9u8 {
             let dm = b.digit[(d - 1) as usize];
+            if none[(d - 1) as usize] == dm {
+                continue;
+            }
             for i1 in 0..9 {
                 let r1 = t1 + i1;
                 let p1 = dm & HOUSE_MASK[r1];
@@ -132,6 +160,7 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
             }
         }
     }
+    *none = b.digit;
     None
 }
 

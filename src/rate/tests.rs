@@ -1,7 +1,7 @@
 //! Technique tests on hand-made positions, and whole-puzzle agreement with serate.
 
 use super::board::{Board, Cells, HOUSE_MASK};
-use super::{aligned, chains, fish, links, singles, uniqueness, wings, Rater};
+use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings, Rater};
 use crate::grid::Grid;
 
 /// A board with every candidate open, then `keep` digits only in the given cells.
@@ -64,11 +64,11 @@ fn x_wing_on_two_rows() {
             HOUSE_MASK[9 + row] & !set(&[row * 9 + 2, row * 9 + 6]),
         );
     }
-    let h = fish::fish(&b, 2).expect("an X-wing");
+    let h = fish::fish(&b, 2, &mut fish::NoFish::default()).expect("an X-wing");
     assert_eq!((h.name, h.difficulty), ("X-Wing", 32));
     let cover = (HOUSE_MASK[18 + 2] | HOUSE_MASK[18 + 6]) & !(HOUSE_MASK[9] | HOUSE_MASK[9 + 4]);
     assert_eq!(h.elim[4], cover);
-    assert!(fish::fish(&b, 4).is_none());
+    assert!(fish::fish(&b, 4, &mut fish::NoFish::default()).is_none());
 }
 
 #[test]
@@ -391,14 +391,18 @@ fn steps_replay_to_the_solution() {
     assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
 }
 
-/// The memories of boards without a hint (strong-link chains: per digit; ALS wings:
-/// the last board) change nothing: along the rating paths of puzzles of the serate
+/// The memories of boards without a hint (strong-link chains, fish and locking: per digit; ALS
+/// wings: the last board) change nothing: along the rating paths of puzzles of the serate
 /// file (ER 4.5 to 8.5), at every position, the search with one memory kept across
 /// all positions and puzzles finds what a search without memory finds, and the chains'
-/// memory does skip digits.
+/// and the fish's memories do skip digits.
 #[test]
 fn memories_of_searches_find_what_a_fresh_search_finds() {
     let mut rater = Rater::new();
+    let mut kept_fish = fish::NoFish::default();
+    let mut kept_locking = singles::NoLocking::default();
+    let (mut locking_found, mut locking_skipped) = (0, 0);
+    let (mut fish_found, mut fish_skipped) = (0, 0);
     let (mut buf, mut kept) = (Vec::new(), links::NoChains::default());
     let mut kept_wings = wings::NoWings::default();
     let (mut positions, mut found, mut skipped, mut wings_found) = (0, 0, 0, 0);
@@ -418,6 +422,30 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
                     "{puzzle}: {k}-cell wing after {positions} positions"
                 );
                 wings_found += usize::from(fresh.is_some());
+            }
+            for direct in [true, false] {
+                let before = kept_locking.clone();
+                let fresh = singles::locking(&b, direct, &mut singles::NoLocking::default());
+                let with = singles::locking(&b, direct, &mut kept_locking);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: locking ({direct}) after {positions} positions"
+                );
+                locking_found += usize::from(fresh.is_some());
+                locking_skipped += (0..9)
+                    .filter(|&d| before.remembers(direct, d, b.digit[d]))
+                    .count();
+            }
+            for degree in 2..=4 {
+                let before = kept_fish.clone();
+                let fresh = fish::fish(&b, degree, &mut fish::NoFish::default());
+                let with = fish::fish(&b, degree, &mut kept_fish);
+                assert_eq!(
+                    fresh, with,
+                    "{puzzle}: fish of {degree} after {positions} positions"
+                );
+                fish_found += usize::from(fresh.is_some());
+                fish_skipped += (0..9).filter(|&d| before.remembers(degree, d, &b)).count();
             }
             for n in 2..=4 {
                 let before = kept.clone();
@@ -440,10 +468,22 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
     assert!(found > 10, "{found} chains found");
     assert!(skipped > positions, "{skipped} digit searches skipped");
     assert!(wings_found > 10, "{wings_found} wings found");
+    assert!(fish_found > 10, "{fish_found} fish found");
+    assert!(locking_found > 10, "{locking_found} lockings found");
+    assert!(
+        locking_skipped > positions,
+        "{locking_skipped} digit locking scans skipped"
+    );
+    assert!(
+        fish_skipped > positions,
+        "{fish_skipped} digit fish scans skipped"
+    );
 }
 
 /// Aligned exclusion's memory (the last position its scan found nothing on, and the
-/// sets whose cells and excluders are as they were there) and the cell and region
+/// sets whose cells and excluders are as they were there), "Forcing Chains & Cycles"'s
+/// memory (under X-links, the sources of digits whose positions are as they were
+/// there), the Nishio chains' memory (the same for their runs) and the cell and region
 /// forcing chains reading the graph "Forcing Chains & Cycles" built on the same
 /// position, with their memory of the last position they found nothing on, change
 /// nothing: along the rating paths of puzzles of the serate file
@@ -453,7 +493,9 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
     let mut rater = Rater::new();
     let mut kept = aligned::Aligned::default();
     let (mut chains, mut multiple) = (chains::Chains::default(), chains::Multiple::default());
-    let (mut positions, mut aligned_found, mut multiple_found) = (0, 0, 0);
+    let mut nishio = dynamic::Dynamic::default();
+    let mut nishio_found = 0;
+    let (mut positions, mut aligned_found, mut multiple_found, mut cycles_found) = (0, 0, 0, 0);
     for (puzzle, er) in serate_rows().step_by(4) {
         if !(6.2..=9.0).contains(&er) {
             continue;
@@ -475,7 +517,23 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
                 if s.difficulty >= 65 {
                     let fresh = chains::Multiple::default()
                         .cell_and_region_chains(&b, &mut chains::Chains::default());
-                    chains.cycles_and_forcing_chains(&b);
+                    // "Forcing Chains & Cycles" with its memory of the last position
+                    // it found nothing on, against a fresh search
+                    let fresh_cycles = chains::Chains::default().cycles_and_forcing_chains(&b);
+                    assert_eq!(
+                        fresh_cycles,
+                        chains.cycles_and_forcing_chains(&b),
+                        "{puzzle}: cycles after {positions} positions"
+                    );
+                    cycles_found += usize::from(fresh_cycles.is_some());
+                    // the Nishio chains with their memory, against fresh ones
+                    let fresh_nishio = dynamic::Dynamic::default().hint(&b, dynamic::Kind::Nishio);
+                    assert_eq!(
+                        fresh_nishio,
+                        nishio.hint(&b, dynamic::Kind::Nishio),
+                        "{puzzle}: Nishio after {positions} positions"
+                    );
+                    nishio_found += usize::from(fresh_nishio.is_some());
                     let shared = multiple.cell_and_region_chains(&b, &mut chains);
                     assert_eq!(fresh, shared, "{puzzle}: after {positions} positions");
                     multiple_found += usize::from(fresh.is_some());
@@ -494,8 +552,23 @@ fn aligned_memory_and_shared_graph_find_what_fresh_searches_find() {
         multiple_found > 10,
         "{multiple_found} cell or region chains found"
     );
-    // the memory of the cell and region chains (the last position they found
-    // nothing on) did leave groups unsearched
+    assert!(
+        cycles_found > 10,
+        "{cycles_found} cycles or forcing chains found"
+    );
+    assert!(nishio_found > 5, "{nishio_found} Nishio chains found");
+    assert!(
+        nishio.nishio_skipped > 1000,
+        "{} Nishio candidates skipped",
+        nishio.nishio_skipped
+    );
+    // the memories of "Forcing Chains & Cycles" and of the cell and region chains (the
+    // last position they found nothing on) did leave sources and groups unsearched
+    assert!(
+        chains.skipped > 1000,
+        "{} chain sources skipped",
+        chains.skipped
+    );
     assert!(
         multiple.skipped > 1000,
         "{} groups skipped",

@@ -1701,6 +1701,38 @@ fn king_moves<W: Words>(p: W) -> W {
     own.or(down.from_band_above()).or(up.from_band_below())
 }
 
+/// Locked candidates through king moves, boxes within a band: a cell in the column
+/// next to a box (columns 2, 3, 5 and 6, beside boxes 1, 0, 2 and 1) that sees every
+/// place of the digit in that box loses it. It sees the box's places in its own row,
+/// and those in the box's column next to it (the edge column) in its row and the rows
+/// above and below (a king's diagonal step): so the places off the edge column must
+/// lie in its row, and those on it must not be two rows away. From each slot's word
+/// `w`, as that slot's removals.
+#[inline(always)]
+fn king_locked<W: Words>(w: W) -> W {
+    const COL0: u32 = 1 | 1 << 9 | 1 << 18;
+    let (c36, c25) = (W::splat(COL0 << 3 | COL0 << 6), W::splat(COL0 << 2 | COL0 << 5));
+    // At each target cell (columns 3 and 6: the box on the left; 2 and 5: on the
+    // right): whether its row has places off the edge column (`t`), and on it (`e`).
+    // The shifts that cross a row land in masked-out columns.
+    let t = w
+        .shl::<3>()
+        .or(w.shl::<2>())
+        .and(c36)
+        .or(w.shr::<2>().or(w.shr::<3>()).and(c25));
+    let e = w.shl::<1>().and(c36).or(w.shr::<1>().and(c25));
+    // A target fails when another row has places off the edge column, or the row two
+    // away has one on it.
+    let bad = t
+        .shl::<9>()
+        .or(t.shr::<9>())
+        .or(t.shl::<18>())
+        .or(t.shr::<18>())
+        .or(e.shl::<18>())
+        .or(e.shr::<18>());
+    c36.or(c25).andn(bad)
+}
+
 /// A found contradiction.
 struct Dead;
 
@@ -1855,7 +1887,7 @@ impl<W: Words> State<W> {
         // 7. Anti-king: a placed cell takes its digit from the cells a king's diagonal
         // move away, in its band and in the next row of the bands above and below.
         if R::KING {
-            gone = gone.or(king_moves(placed));
+            gone = gone.or(king_moves(placed)).or(king_locked(n1));
         }
         n = n.andn(gone);
         // 5. Columns only one band can supply, from the same words (their columns:
@@ -2612,6 +2644,55 @@ mod tests {
                 }
             }
             found += want.iter().flatten().filter(|&&x| x != 0).count();
+        }
+        assert!(found > 1000, "{found}");
+    }
+
+    /// Whether cells `x` and `y` (0-80) see each other under anti-king: a row, column,
+    /// box or a king's step.
+    fn king_sees(x: usize, y: usize) -> bool {
+        let (r, k, s, l) = (x / 9, x % 9, y / 9, y % 9);
+        x != y
+            && (r == s
+                || k == l
+                || (r / 3 == s / 3 && k / 3 == l / 3)
+                || (r.abs_diff(s) == 1 && k.abs_diff(l) == 1))
+    }
+
+    /// The box-locked king rule, on random words, removes cell by cell what its
+    /// definition says: a cell in a column next to a box of its band (not in it) loses
+    /// the digit when it sees every place of the digit in that box (vacuously when
+    /// there is none: such a word is dead).
+    #[test]
+    fn king_locked_is_its_definition() {
+        let mut rng = Rng::new(43);
+        let mut found = 0;
+        for round in 0..400u64 {
+            let mut w = [[0u32; 9]; 3];
+            for word in w.iter_mut().flatten() {
+                for i in 0..27 {
+                    if rng.below(20) <= round % 8 {
+                        *word |= 1 << i;
+                    }
+                }
+            }
+            let got = king_locked(Packed::<Plain>::from_words(&w)).to_words();
+            for b in 0..3 {
+                for d in 0..9 {
+                    let places = |h: usize| {
+                        (0..27).filter(move |&i| w[b][d] >> i & 1 != 0 && i % 9 / 3 == h)
+                    };
+                    for i in 0..27 {
+                        let want = (0..3).any(|h| {
+                            let k = i % 9;
+                            let next = (k + 1 == 3 * h) || (k == 3 * h + 3);
+                            next && places(h).all(|p| king_sees(27 * b + i, 27 * b + p))
+                        });
+                        assert_eq!(got[b][d] >> i & 1 != 0, want, "{w:?} {b} {d} {i}");
+                        found += usize::from(want && w[b][d] >> i & 1 != 0);
+                    }
+                }
+            }
         }
         assert!(found > 1000, "{found}");
     }

@@ -2125,8 +2125,8 @@ pub(crate) struct Engine {
     t: Tables,
     all_peers: Box<[[u32; 3]; CELLS]>,
     stack: Vec<State>,
-    /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku), on CPUs with
-    /// AVX2 or AVX-512: its search, its stack and the rules.
+    /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku, anti-king), on
+    /// CPUs with AVX2 or AVX-512: its search, its stack and the rules.
     lanes: Option<(super::xlanes::Kind, super::xlanes::Search)>,
     /// The most guesses a search of this module may make ([`Engine::enumerate`]);
     /// unbounded otherwise.
@@ -2135,7 +2135,7 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// The engine for `v` (boxes kept), with the vector search of `vectors` for the
-    /// rule sets that search runs (x, windoku, x,windoku).
+    /// rule sets that search runs (x, windoku, x,windoku, anti-king).
     pub(crate) fn new(v: &Variant, vectors: Vectors) -> Engine {
         let t = Tables {
             pext: fast_pext(),

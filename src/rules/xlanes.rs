@@ -62,7 +62,7 @@
 //!    positions a guess makes from it): on the bench's windoku puzzles 141K -> 170K
 //!    puzzles a second.
 //!
-//! 7. Anti-king (a prototype, issue 27): a placed cell takes its digit from the cells
+//! 7. Anti-king: a placed cell takes its digit from the cells
 //!    a king's diagonal step away, in its band by lane-wise shifts and in the edge
 //!    rows of the bands above and below ([`Words::band_above`] and
 //!    [`Words::band_below`]); and locked candidates through king steps for boxes

@@ -1543,13 +1543,18 @@ const COL8: u32 = spread(1 << 8);
 impl State {
     /// Non-consecutive: a cell whose candidates all lie in `{d - 1, d, d + 1}` takes
     /// `d` from its orthogonal neighbours (whatever it holds, `d` next to it is either
-    /// consecutive or, in the same row or column, a repeat). This includes the placed
-    /// cells, and cells left with `{d - 1, d + 1}` or `{d, d + 1}`: arc consistency
-    /// of the ban between neighbours. True if anything went.
+    /// consecutive or, in the same row or column, a repeat): cells left with
+    /// `{d - 1, d + 1}` or `{d, d + 1}`, say; arc consistency of the ban between
+    /// neighbours. Open cells only: a placed cell has done this when it was placed
+    /// ([`State::place_extra`] takes `d ± 1` from its neighbours, its row and column
+    /// take `d`), and this step runs only once no placed cell is left undone. Then
+    /// most digits have no such cell and skip the neighbour masks: `solve -j1` on 200
+    /// generated minimal puzzles 0.973 of the CPU time (5 pairs, same guesses; 0.998 in
+    /// session 10, before the other removals got cheaper). True if anything went.
     #[inline(always)]
     fn non_consecutive(&mut self) -> bool {
         let mut changed = false;
-        // near[d][b]: cells whose candidates are all in {d - 1, d, d + 1}.
+        // near[d][b]: open cells whose candidates are all in {d - 1, d, d + 1}.
         let mut near = [[0u32; 3]; 9];
         for b in 0..3 {
             let mut pre = [0u32; 10];
@@ -1563,7 +1568,7 @@ impl State {
             for d in 0..9 {
                 let below = if d >= 1 { pre[d - 1] } else { 0 };
                 let above = suf[(d + 2).min(10)];
-                near[d][b] = BAND & !(below | above);
+                near[d][b] = self.unsolved[b] & !(below | above);
             }
         }
         for (d, m) in near.iter().enumerate() {

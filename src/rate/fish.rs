@@ -2,28 +2,22 @@
 
 use super::board::{bits, cells, Board, Cells, HOUSE_MASK};
 use super::hint::Hint;
+use super::memory::NoHint;
 use super::singles::combos;
 
 /// For each fish degree (2 to 4) and digit, the digit's positions and placed count
 /// on the last position where the fish scan ran to the end without a hint (a fish
 /// reads only its digit's positions and count): while both stay the same, the digit
 /// has no fish of that degree and is skipped.
-#[derive(Debug, Clone)]
-pub struct NoFish([[(Cells, u32); 9]; 3]);
-
-impl Default for NoFish {
-    fn default() -> Self {
-        // No board has bits past the 81 cells: nothing is remembered yet.
-        NoFish([[(Cells::MAX, 0); 9]; 3])
-    }
-}
+#[derive(Debug, Clone, Default)]
+pub struct NoFish(NoHint<(Cells, u32), 3>);
 
 impl NoFish {
     /// Whether digit `d` (0-based) of `b` is remembered as having no fish of `degree`.
     #[cfg(test)]
     pub fn remembers(&self, degree: u32, d: usize, b: &Board) -> bool {
         let placed = b.value.iter().filter(|&&v| usize::from(v) == d + 1).count() as u32;
-        self.0[degree as usize - 2][d] == (b.digit[d], placed)
+        self.0.knows(degree as usize - 2, d, (b.digit[d], placed))
     }
 }
 
@@ -36,10 +30,10 @@ pub fn fish(b: &Board, degree: u32, none: &mut NoFish) -> Option<Hint> {
             placed[(v - 1) as usize] += 1;
         }
     }
-    let none = &mut none.0[degree as usize - 2];
+    let (none, form) = (&mut none.0, degree as usize - 2);
     let mut skip = 0u16;
     for di in 0..9 {
-        if none[di] == (b.digit[di], placed[di]) {
+        if none.knows(form, di, (b.digit[di], placed[di])) {
             skip |= 1 << di;
         }
     }
@@ -102,8 +96,6 @@ pub fn fish(b: &Board, degree: u32, none: &mut NoFish) -> Option<Hint> {
             }
         }
     }
-    for di in 0..9 {
-        none[di] = (b.digit[di], placed[di]);
-    }
+    none.remember_all(form, std::array::from_fn(|di| (b.digit[di], placed[di])));
     None
 }

@@ -6,6 +6,7 @@
 
 use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK, PEERS};
 use super::hint::Hint;
+use super::memory::NoHint;
 
 /// One strong link on a digit: at least one of its two ends holds the digit. An end is
 /// one cell or, for a grouped link (a house with more than two positions in one of the
@@ -200,10 +201,10 @@ struct Search<'a> {
 /// [`NoChains`]); those digits are skipped while their boards stay the same.
 pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize, none: &mut NoChains) -> Option<Hint> {
     let mut best: Best = None;
-    let none = &mut none.0[n - 2];
+    let (none, form) = (&mut none.0, n - 2);
     for di in 0..9 {
         let dm = b.digit[di];
-        if none[di] == dm {
+        if none.knows(form, di, dm) {
             continue;
         }
         // Only a search that had no bound to beat shows that the digit has no chain.
@@ -241,7 +242,7 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize, none: &mut NoChains) ->
         }
         best = s.best;
         if unbounded && best.is_none() {
-            none[di] = dm;
+            none.remember(form, di, dm);
         }
     }
     best.map(|(_, _, h)| h)
@@ -251,22 +252,15 @@ pub fn n_links(b: &Board, buf: &mut Vec<Link>, n: usize, none: &mut NoChains) ->
 /// reads nothing but its digit's board (its links, the cells its ends see, what it
 /// removes), so on the same board the search finds nothing again: on a hard puzzle
 /// most steps change one or two digits, and the other digits' searches are skipped.
-#[derive(Debug, Clone)]
-pub struct NoChains([[Cells; 9]; 3]);
-
-impl Default for NoChains {
-    fn default() -> Self {
-        // No board has bits past the 81 cells: nothing is remembered yet.
-        NoChains([[Cells::MAX; 9]; 3])
-    }
-}
+#[derive(Debug, Clone, Default)]
+pub struct NoChains(NoHint<Cells, 3>);
 
 impl NoChains {
     /// Whether the board `dm` of digit `d` (0-based) is remembered as having no chain
     /// of `n` links.
     #[cfg(test)]
     pub fn remembers(&self, n: usize, d: usize, dm: Cells) -> bool {
-        self.0[n - 2][d] == dm
+        self.0.knows(n - 2, d, dm)
     }
 }
 

@@ -42,6 +42,7 @@ mod dynamic;
 mod fish;
 mod hint;
 mod links;
+mod memory;
 mod nested;
 mod reach;
 mod singles;

@@ -7,6 +7,7 @@
 
 use super::board::{bits, Board, Cells, HOUSES};
 use super::hint::Hint;
+use super::memory::NoHint;
 
 /// Houses in Sudoku Explainer's region order: boxes, columns, rows.
 pub const SE_ORDER: [usize; 27] = {
@@ -77,22 +78,15 @@ fn crosses(h1: usize, h2: usize) -> bool {
 /// the last position where the scan ran to the end without a hint (locking reads only
 /// its digit's positions): while they stay the same, the digit has none and is
 /// skipped.
-#[derive(Debug, Clone)]
-pub struct NoLocking([[Cells; 9]; 2]);
-
-impl Default for NoLocking {
-    fn default() -> Self {
-        // No board has bits past the 81 cells: nothing is remembered yet.
-        NoLocking([[Cells::MAX; 9]; 2])
-    }
-}
+#[derive(Debug, Clone, Default)]
+pub struct NoLocking(NoHint<Cells, 2>);
 
 impl NoLocking {
     /// Whether digit `d` (0-based) of positions `dm` is remembered as having no
     /// (direct, if `direct`) locking.
     #[cfg(test)]
     pub fn remembers(&self, direct: bool, d: usize, dm: Cells) -> bool {
-        self.0[direct as usize][d] == dm
+        self.0.knows(direct as usize, d, dm)
     }
 }
 
@@ -102,11 +96,11 @@ impl NoLocking {
 /// any leaves the first hint of the scan).
 pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
     use super::board::HOUSE_MASK;
-    let none = &mut none.0[direct as usize];
+    let (none, form) = (&mut none.0, direct as usize);
     for &(t1, t2) in &LOCK_PAIRS {
         for d in 1..=9u8 {
             let dm = b.digit[(d - 1) as usize];
-            if none[(d - 1) as usize] == dm {
+            if none.knows(form, (d - 1) as usize, dm) {
                 continue;
             }
             for i1 in 0..9 {
@@ -160,7 +154,7 @@ pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
             }
         }
     }
-    *none = b.digit;
+    none.remember_all(form, b.digit);
     None
 }
 

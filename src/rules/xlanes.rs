@@ -2612,6 +2612,33 @@ mod tests {
         assert!(claimed > 500, "{claimed}");
     }
 
+    /// Runs `check` on `rounds` random word sets drawn from `Rng::new(seed)`, and adds
+    /// up what it counts. The sets grow denser and sparser in a cycle of `levels`
+    /// rounds (a bit is set with chance `round % levels + 1` in `scale`), so that the
+    /// rules under test meet both nearly empty and nearly full digits.
+    fn on_random_words(
+        seed: u64,
+        rounds: u64,
+        scale: u64,
+        levels: u64,
+        mut check: impl FnMut([[u32; 9]; 3]) -> usize,
+    ) -> usize {
+        let mut rng = Rng::new(seed);
+        let mut found = 0;
+        for round in 0..rounds {
+            let mut w = [[0u32; 9]; 3];
+            for word in w.iter_mut().flatten() {
+                for i in 0..27 {
+                    if rng.below(scale) <= round % levels {
+                        *word |= 1 << i;
+                    }
+                }
+            }
+            found += check(w);
+        }
+        found
+    }
+
     /// Rule 7's king moves, on random words, are cell by cell the cells a king's
     /// diagonal step away from a cell of the same digit's words (over all bands), on
     /// every layout this CPU has (and on plain arrays).
@@ -2636,17 +2663,7 @@ mod tests {
             }
             g
         }
-        let mut rng = Rng::new(41);
-        let mut found = 0;
-        for round in 0..500u64 {
-            let mut w = [[0u32; 9]; 3];
-            for word in w.iter_mut().flatten() {
-                for i in 0..27 {
-                    if rng.below(30) <= round % 6 {
-                        *word |= 1 << i;
-                    }
-                }
-            }
+        let found = on_random_words(41, 500, 30, 6, |w| {
             let want = want(&w);
             let plain = king_moves(Packed::<Plain>::from_words(&w)).to_words();
             assert_eq!(plain, want, "{w:?}");
@@ -2661,8 +2678,8 @@ mod tests {
                     assert_eq!(got, want, "{w:?}");
                 }
             }
-            found += want.iter().flatten().filter(|&&x| x != 0).count();
-        }
+            want.iter().flatten().filter(|&&x| x != 0).count()
+        });
         assert!(found > 1000, "{found}");
     }
 
@@ -2683,17 +2700,8 @@ mod tests {
     /// there is none: such a word is dead).
     #[test]
     fn king_locked_is_its_definition() {
-        let mut rng = Rng::new(43);
-        let mut found = 0;
-        for round in 0..400u64 {
-            let mut w = [[0u32; 9]; 3];
-            for word in w.iter_mut().flatten() {
-                for i in 0..27 {
-                    if rng.below(20) <= round % 8 {
-                        *word |= 1 << i;
-                    }
-                }
-            }
+        let found = on_random_words(43, 400, 20, 8, |w| {
+            let mut found = 0;
             let got = king_locked(Packed::<Plain>::from_words(&w)).to_words();
             for b in 0..3 {
                 for d in 0..9 {
@@ -2711,7 +2719,8 @@ mod tests {
                     }
                 }
             }
-        }
+            found
+        });
         assert!(found > 1000, "{found}");
     }
 

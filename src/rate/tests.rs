@@ -391,6 +391,23 @@ fn steps_replay_to_the_solution() {
     assert!(solved.is_valid_solution() && solved.agrees_with(&grid));
 }
 
+/// Runs `search` on one position with a fresh memory, then with `kept`, and asserts
+/// that both find the same (`what` says which search where). Returns whether it found
+/// something and what `skips` counts on the kept memory as it was before the search
+/// (the digits it let the search skip).
+fn same_as_fresh<M: Clone + Default, R: PartialEq + std::fmt::Debug>(
+    kept: &mut M,
+    mut search: impl FnMut(&mut M) -> Option<R>,
+    skips: impl Fn(&M) -> usize,
+    what: String,
+) -> (usize, usize) {
+    let before = kept.clone();
+    let fresh = search(&mut M::default());
+    let with = search(kept);
+    assert_eq!(fresh, with, "{what}");
+    (usize::from(fresh.is_some()), skips(&before))
+}
+
 /// The memories of boards without a hint (strong-link chains, fish and locking: per digit; ALS
 /// wings: the last board) change nothing: along the rating paths of puzzles of the serate
 /// file (ER 4.5 to 8.5), at every position, the search with one memory kept across
@@ -415,50 +432,51 @@ fn memories_of_searches_find_what_a_fresh_search_finds() {
         let mut b = Board::from_values(grid.cells());
         for s in &r.steps {
             for k in 3..=6 {
-                let fresh = wings::als_wing(&b, k, &mut wings::NoWings::default());
-                let with = wings::als_wing(&b, k, &mut kept_wings);
-                assert_eq!(
-                    fresh, with,
-                    "{puzzle}: {k}-cell wing after {positions} positions"
+                let (hit, _) = same_as_fresh(
+                    &mut kept_wings,
+                    |m| wings::als_wing(&b, k, m),
+                    |_| 0,
+                    format!("{puzzle}: {k}-cell wing after {positions} positions"),
                 );
-                wings_found += usize::from(fresh.is_some());
+                wings_found += hit;
             }
             for direct in [true, false] {
-                let before = kept_locking.clone();
-                let fresh = singles::locking(&b, direct, &mut singles::NoLocking::default());
-                let with = singles::locking(&b, direct, &mut kept_locking);
-                assert_eq!(
-                    fresh, with,
-                    "{puzzle}: locking ({direct}) after {positions} positions"
+                let (hit, skips) = same_as_fresh(
+                    &mut kept_locking,
+                    |m| singles::locking(&b, direct, m),
+                    |before| {
+                        (0..9)
+                            .filter(|&d| before.remembers(direct, d, b.digit[d]))
+                            .count()
+                    },
+                    format!("{puzzle}: locking ({direct}) after {positions} positions"),
                 );
-                locking_found += usize::from(fresh.is_some());
-                locking_skipped += (0..9)
-                    .filter(|&d| before.remembers(direct, d, b.digit[d]))
-                    .count();
+                locking_found += hit;
+                locking_skipped += skips;
             }
             for degree in 2..=4 {
-                let before = kept_fish.clone();
-                let fresh = fish::fish(&b, degree, &mut fish::NoFish::default());
-                let with = fish::fish(&b, degree, &mut kept_fish);
-                assert_eq!(
-                    fresh, with,
-                    "{puzzle}: fish of {degree} after {positions} positions"
+                let (hit, skips) = same_as_fresh(
+                    &mut kept_fish,
+                    |m| fish::fish(&b, degree, m),
+                    |before| (0..9).filter(|&d| before.remembers(degree, d, &b)).count(),
+                    format!("{puzzle}: fish of {degree} after {positions} positions"),
                 );
-                fish_found += usize::from(fresh.is_some());
-                fish_skipped += (0..9).filter(|&d| before.remembers(degree, d, &b)).count();
+                fish_found += hit;
+                fish_skipped += skips;
             }
             for n in 2..=4 {
-                let before = kept.clone();
-                let fresh = links::n_links(&b, &mut buf, n, &mut links::NoChains::default());
-                let with = links::n_links(&b, &mut buf, n, &mut kept);
-                assert_eq!(
-                    fresh, with,
-                    "{puzzle}: {n} links after {positions} positions"
+                let (hit, skips) = same_as_fresh(
+                    &mut kept,
+                    |m| links::n_links(&b, &mut buf, n, m),
+                    |before| {
+                        (0..9)
+                            .filter(|&d| before.remembers(n, d, b.digit[d]))
+                            .count()
+                    },
+                    format!("{puzzle}: {n} links after {positions} positions"),
                 );
-                found += usize::from(fresh.is_some());
-                skipped += (0..9)
-                    .filter(|&d| before.remembers(n, d, b.digit[d]))
-                    .count();
+                found += hit;
+                skipped += skips;
             }
             positions += 1;
             apply_step(&mut b, s);

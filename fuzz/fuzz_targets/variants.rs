@@ -5,14 +5,15 @@
 //! `count` agree with it at every limit; and so do the engine choices: `Auto` (what
 //! bulk solving runs), `Generic`, and `Bands` (the box-band engine; the generic engine
 //! for jigsaw) once with its scalar search and once for each kind of vectors the CPU
-//! has for the Sudoku-X search it hands `x` alone to (AVX2, AVX2 with AVX-512VL,
-//! AVX-512).
+//! has for the vector search it hands x, windoku, x,windoku, anti-king and
+//! non-consecutive to (AVX2, AVX2 with AVX-512VL, AVX-512).
 //!
 //! `Auto` and `Bands` run the box-band engine on every rule set that keeps the boxes, so
 //! every inference it makes is checked against the reference here: under
 //! non-consecutive, what the places left for a digit in a row, column or box imply for
 //! `d ± 1`, what the places left for `d - 1` and `d + 1` together imply for `d`, and
-//! arc consistency between neighbours; under knight or king moves, locked
+//! arc consistency between neighbours (in the band engine's scalar search and, for
+//! non-consecutive alone, in the vector search); under knight or king moves, locked
 //! candidates through them (up to three places); the extra houses' singles and locked
 //! candidates. The generic engine (`Generic`, and jigsaw) is checked the same way, and
 //! its inference alone too (`generic_candidates`: singles, locked candidates, the law

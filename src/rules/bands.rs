@@ -2130,8 +2130,9 @@ pub(crate) struct Engine {
     t: Tables,
     all_peers: Box<[[u32; 3]; CELLS]>,
     stack: Vec<State>,
-    /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku, anti-king), on
-    /// CPUs with AVX2 or AVX-512: its search, its stack and the rules.
+    /// For the rule sets [`super::xlanes`] runs (x, windoku, x,windoku, anti-king,
+    /// non-consecutive), on CPUs with AVX2 or AVX-512: its search, its stack and the
+    /// rules.
     lanes: Option<(super::xlanes::Kind, super::xlanes::Search)>,
     /// The most guesses a search of this module may make ([`Engine::enumerate`]);
     /// unbounded otherwise.

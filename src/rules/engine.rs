@@ -386,10 +386,13 @@ pub enum EngineChoice {
 }
 
 /// The vector instructions the box-band engine's vector search runs on (rule sets `x`,
-/// `windoku` and `x,windoku`, x86-64 only): [`Vectors::Best`] (the default) picks the fastest the CPU has;
-/// the others are for comparisons and tests. A choice the CPU lacks falls back to the
-/// next one in this order that it has (see [`Vectors::available`]). Every choice finds
-/// the same solutions in the same order with the same guesses.
+/// `windoku`, `x,windoku`, `anti-king` and `non-consecutive`, x86-64 only):
+/// [`Vectors::Best`] (the default) picks the fastest the CPU has; the others are for
+/// comparisons and tests. A choice the CPU lacks falls back to the next one in this
+/// order that it has (see [`Vectors::available`]). Every choice of vectors finds the
+/// same solutions in the same order with the same guesses; [`Vectors::Scalar`] (the
+/// box-band engine's own search, with its own rules and branch) finds the same
+/// solutions, in its own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Vectors {
@@ -430,7 +433,8 @@ pub struct VariantSolver {
     classic: Option<Box<crate::Solver>>,
     /// The box-band engine of the last rule set it ran for.
     bands: Option<Box<BandEngine>>,
-    /// The vectors of the box-band engine's vector search (x, windoku, x,windoku).
+    /// The vectors of the box-band engine's vector search (x, windoku, x,windoku,
+    /// anti-king, non-consecutive).
     vectors: Vectors,
 }
 

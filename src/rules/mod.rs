@@ -12,8 +12,8 @@
 //!   against every active rule and draws a grid with its regions and marked cells.
 //! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine for
 //!   classic rules, the box-band engine (`bands.rs`) for other rule sets that keep the
-//!   3×3 boxes (its vector search, `xlanes.rs`, for x, windoku, x,windoku and
-//!   anti-king), the
+//!   3×3 boxes (its vector search, `xlanes.rs`, for x, windoku, x,windoku,
+//!   anti-king and non-consecutive), the
 //!   generic engine for jigsaw (or any engine forced, [`EngineChoice`]); rule sets with
 //!   few complete grids are answered from the list of them (`catalog.rs`).
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.

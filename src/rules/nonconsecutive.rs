@@ -12,6 +12,10 @@
 //! 0..3 within the band. Only cells inside the house are judged.
 //!
 //! With anti-king as well, the orthogonal neighbours of a cell: [`crowded`].
+//!
+//! The same rules on the vector search's words: [`vector_rules`].
+
+use super::xlanes::{spread_lanes, Words};
 
 /// A cell and its orthogonal neighbours within a row (`in_box` false: bit per column)
 /// or within a 3×3 box (`in_box` true: bit `3 * row + column`).
@@ -178,6 +182,220 @@ pub(super) fn crowded(cand: &[u32; 27]) -> [[u32; 3]; 9] {
     out
 }
 
+// In the vector search ([`super::xlanes`]): the same rules on all 27 (band, digit)
+// words at once, from the words a round starts with, by shifts within each word and
+// the [`Words`] moves between bands and digits. Every rule is a deduction from the
+// words it reads, so the removals of all of them go together at the end of a round.
+
+/// `cols` (nine bits, one per column) in every row of a band word.
+const fn every_row(cols: u32) -> u32 {
+    cols | cols << 9 | cols << 18
+}
+
+/// The cells in columns 0, 3 and 6 (a box's first column), 1, 4 and 7, and 2, 5 and 8.
+const BOX_COL: [u32; 3] = [every_row(0o111), every_row(0o222), every_row(0o444)];
+
+/// Per cell, how many of some places it counts: at least one (`one`) and at least two
+/// (`two`), as two words.
+#[derive(Clone, Copy)]
+struct Count<W> {
+    one: W,
+    two: W,
+}
+
+impl<W: Words> Count<W> {
+    /// The places of `x`, one per cell.
+    #[inline(always)]
+    fn of(x: W) -> Self {
+        Count {
+            one: x,
+            two: W::splat(0),
+        }
+    }
+
+    /// The counts of two disjoint sets of places, added.
+    #[inline(always)]
+    fn plus(self, o: Self) -> Self {
+        Count {
+            one: self.one.or(o.one),
+            two: self.two.or(o.two).or(self.one.and(o.one)),
+        }
+    }
+
+    /// Each count `N` bits up, kept to `m`.
+    #[inline(always)]
+    fn up<const N: u32>(self, m: u32) -> Self {
+        let m = W::splat(m);
+        Count {
+            one: self.one.shl::<N>().and(m),
+            two: self.two.shl::<N>().and(m),
+        }
+    }
+
+    /// Each count `N` bits down, kept to `m`.
+    #[inline(always)]
+    fn down<const N: u32>(self, m: u32) -> Self {
+        let m = W::splat(m);
+        Count {
+            one: self.one.shr::<N>().and(m),
+            two: self.two.shr::<N>().and(m),
+        }
+    }
+
+    /// Nine-bit column counts in every row of a band.
+    #[inline(always)]
+    fn every_row(self) -> Self {
+        Count {
+            one: spread_lanes(self.one),
+            two: spread_lanes(self.two),
+        }
+    }
+}
+
+/// The places of the three rows of `x` counted per column (nine bits).
+#[inline(always)]
+fn by_column<W: Words>(x: W) -> Count<W> {
+    let row = W::splat(0x1FF);
+    let (r0, r1, r2) = (x.and(row), x.shr::<9>().and(row), x.shr::<18>().and(row));
+    Count::of(r0).plus(Count::of(r1)).plus(Count::of(r2))
+}
+
+/// Per cell, the places of `x` in its row two or more columns away.
+#[inline(always)]
+fn far_in_row<W: Words>(x: W) -> Count<W> {
+    // Places at the cell's column or before it, and at it or after it: windows of one
+    // column doubled four times (each the last window and the one before it, which
+    // are disjoint), kept within the row.
+    let mut left = Count::of(x);
+    left = left.plus(left.up::<1>(every_row(0x1FE)));
+    left = left.plus(left.up::<2>(every_row(0x1FC)));
+    left = left.plus(left.up::<4>(every_row(0x1F0)));
+    left = left.plus(left.up::<8>(every_row(0x100)));
+    let mut right = Count::of(x);
+    right = right.plus(right.down::<1>(every_row(0x0FF)));
+    right = right.plus(right.down::<2>(every_row(0x07F)));
+    right = right.plus(right.down::<4>(every_row(0x01F)));
+    right = right.plus(right.down::<8>(every_row(0x001)));
+    // Those two columns before the cell and two after it.
+    left.up::<2>(every_row(0x1FC))
+        .plus(right.down::<2>(every_row(0x07F)))
+}
+
+/// Per cell, the places of `x` in its column two or more rows away (`x` each slot's
+/// word; the digit's other bands come from the neighbouring slots).
+#[inline(always)]
+fn far_in_column<W: Words>(x: W) -> Count<W> {
+    let band = W::splat(BAND);
+    let row = W::splat(0x1FF);
+    // In the band: row 0 for row 2 and row 2 for row 0.
+    let own = Count::of(x.shl::<18>().or(x.shr::<18>()).and(band));
+    let (above, below) = (x.band_above(), x.band_below());
+    // The band above: its rows 0 and 1 for every row, its row 2 for rows 1 and 2.
+    let a01 = by_column(above.and(W::splat(0x3FFFF)));
+    let a2 = above.shr::<18>();
+    // The band below: its rows 1 and 2 for every row, its row 0 for rows 0 and 1.
+    let b12 = by_column(below.andn(row));
+    let b0 = below.and(row);
+    // Two bands away: every row.
+    let two = by_column(x.two_bands_away());
+    own.plus(a01.plus(b12).plus(two).every_row())
+        .plus(Count::of(a2.shl::<9>().or(a2.shl::<18>())))
+        .plus(Count::of(b0.or(b0.shl::<9>())))
+}
+
+/// Per cell, the places of `y` in its row of its box, in the other two columns there.
+#[inline(always)]
+fn box_row_others<W: Words>(y: W) -> Count<W> {
+    let [c0, c1, c2] = BOX_COL.map(W::splat);
+    let one = y
+        .shl::<1>()
+        .and(c1.or(c2))
+        .or(y.shr::<1>().and(c0.or(c1)))
+        .or(y.shl::<2>().and(c2))
+        .or(y.shr::<2>().and(c0));
+    let two = y
+        .shr::<1>()
+        .and(y.shr::<2>())
+        .and(c0)
+        .or(y.shl::<1>().and(y.shr::<1>()).and(c1))
+        .or(y.shl::<1>().and(y.shl::<2>()).and(c2));
+    Count { one, two }
+}
+
+/// Per cell, the places of `x` in its box that are not the cell or orthogonally next
+/// to it: two columns away in its row, in another column of a row next to it, and
+/// anywhere in the row two away.
+#[inline(always)]
+fn far_in_box<W: Words>(x: W) -> Count<W> {
+    let band = W::splat(BAND);
+    let [c0, _, c2] = BOX_COL.map(W::splat);
+    let beside = x.shl::<2>().and(c2).or(x.shr::<2>().and(c0));
+    // Row 0 for row 2 and row 2 for row 0 (one each), all three columns.
+    let two_away = x.shl::<18>().or(x.shr::<18>()).and(band);
+    let far_row = box_row_others(two_away).plus(Count::of(two_away));
+    Count::of(beside)
+        .plus(box_row_others(x.shl::<9>().and(band)))
+        .plus(box_row_others(x.shr::<9>()))
+        .plus(far_row)
+}
+
+/// The cells orthogonally next to a cell of `m`, in each slot's band (the rows next to
+/// a band from the bands above and below).
+#[inline(always)]
+fn orthogonal<W: Words>(m: W) -> W {
+    m.shl::<1>()
+        .and(W::splat(every_row(0x1FE)))
+        .or(m.shr::<1>().and(W::splat(every_row(0x0FF))))
+        .or(m.shl::<9>().and(W::splat(BAND)))
+        .or(m.shr::<9>())
+        .or(m.band_above().shr::<18>())
+        .or(m.band_below().and(W::splat(0x1FF)).shl::<18>())
+}
+
+/// What non-consecutive takes from the words `x` of a position (each slot's word
+/// of (band, digit)), by the rules the box-band engine runs one digit at a time:
+///
+/// - arc consistency: a cell whose candidates all lie in `d - 1 ..= d + 1` (one placed
+///   with `d` or `d ± 1` among them) takes `d` from its orthogonal neighbours;
+/// - near places: a cell next to or at every place left for `d` in one of its houses
+///   loses `d ± 1` ([`State::near_places`](super::bands));
+/// - between: a cell with at most one place of `d - 1` and `d + 1` together outside
+///   itself and its neighbours in one of its houses loses `d` ([`between`]).
+#[inline(always)]
+pub(super) fn vector_rules<W: Words>(x: W) -> W {
+    let band = W::splat(BAND);
+    // Arc consistency: per slot, the cells with a candidate of a digit two or more
+    // below, or two or more above (prefix ORs over the digits).
+    let mut low = x.or(x.lower_digit::<1>());
+    low = low.or(low.lower_digit::<2>());
+    low = low.or(low.lower_digit::<4>());
+    low = low.or(low.lower_digit::<8>());
+    let mut high = x.or(x.higher_digit::<1>());
+    high = high.or(high.higher_digit::<2>());
+    high = high.or(high.higher_digit::<4>());
+    high = high.or(high.higher_digit::<8>());
+    let tight = band.andn(low.lower_digit::<2>().or(high.higher_digit::<2>()));
+    let mut gone = orthogonal(tight);
+    // Near places.
+    let far = far_in_row(x)
+        .one
+        .and(far_in_column(x).one)
+        .and(far_in_box(x).one);
+    let near = band.andn(far);
+    gone = gone
+        .or(near.lower_digit::<1>())
+        .or(near.higher_digit::<1>());
+    // Between: the places of the digits on either side, for the digits with both.
+    let (below, above) = (x.lower_digit::<1>(), x.higher_digit::<1>());
+    let around = below.or(above);
+    let far2 = far_in_row(around)
+        .two
+        .and(far_in_column(around).two)
+        .and(far_in_box(around).two);
+    let both = band.lower_digit::<1>().and(band.higher_digit::<1>());
+    gone.or(both.andn(far2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +413,85 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// What [`vector_rules`] takes from candidate words `cand` (`[band][digit]`), by
+    /// the rules' definitions written out cell by cell: per (band, digit), the cells
+    /// that lose the digit.
+    #[allow(clippy::needless_range_loop)]
+    fn rules_by_definition(cand: &[[u32; 9]; 3]) -> [[u32; 9]; 3] {
+        let has = |c: usize, d: usize| cand[c / 27][d] >> (c % 27) & 1 != 0;
+        let close = |a: usize, b: usize| {
+            let (ra, ca, rb, cb) = (a / 9, a % 9, b / 9, b % 9);
+            ra.abs_diff(rb) + ca.abs_diff(cb) <= 1
+        };
+        let houses_of = |c: usize| (0..27).filter(move |&h| house(h).contains(&c));
+        let mut gone = [[0u32; 9]; 3];
+        for c in 0..81 {
+            for d in 0..9 {
+                // Arc consistency: a neighbour with every candidate in d-1..=d+1.
+                let tight = (0..81).any(|n| {
+                    n != c && close(c, n) && (0..9).all(|e| !has(n, e) || e.abs_diff(d) <= 1)
+                });
+                // Near places: every place of d - 1 or of d + 1 in some house of c at c
+                // or next to it.
+                let near = [d.wrapping_sub(1), d + 1].iter().any(|&e| {
+                    e < 9
+                        && houses_of(c).any(|h| house(h).iter().all(|&x| !has(x, e) || close(c, x)))
+                });
+                // Between: at most one place of d - 1 and d + 1 together in some house
+                // of c away from c and its neighbours.
+                let between = (1..8).contains(&d)
+                    && houses_of(c).any(|h| {
+                        house(h)
+                            .iter()
+                            .filter(|&&x| (has(x, d - 1) || has(x, d + 1)) && !close(c, x))
+                            .count()
+                            <= 1
+                    });
+                if tight || near || between {
+                    gone[c / 27][d] |= 1 << (c % 27);
+                }
+            }
+        }
+        gone
+    }
+
+    /// [`vector_rules`] on every layout of the vector search's words takes what the
+    /// rules' definitions take, on random candidate grids from sparse to dense.
+    #[test]
+    fn vector_rules_take_what_the_definitions_take() {
+        use super::super::xlanes::{Packed, Plain};
+        let mut rng = Rng::new(23);
+        let mut taken = 0;
+        for round in 0..400 {
+            let density = 4 + round % 13;
+            let mut cand = [[0u32; 9]; 3];
+            for c in 0..81 {
+                for word in &mut cand[c / 27] {
+                    if rng.below(16) < density {
+                        *word |= 1 << (c % 27);
+                    }
+                }
+            }
+            let want = rules_by_definition(&cand);
+            let plain = vector_rules(Packed::<Plain>::from_words(&cand)).to_words();
+            assert_eq!(plain, want, "plain lanes {cand:x?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                use super::super::xlanes::{avx2, avx512};
+                if avx2::available() {
+                    let got = vector_rules(avx2::Banded::from_words(&cand)).to_words();
+                    assert_eq!(got, want, "avx2 {cand:x?}");
+                }
+                if avx512::available() {
+                    let got = vector_rules(Packed::<avx512::Avx512>::from_words(&cand)).to_words();
+                    assert_eq!(got, want, "avx-512 {cand:x?}");
+                }
+            }
+            taken += want.iter().flatten().map(|w| w.count_ones()).sum::<u32>();
+        }
+        assert!(taken > 10_000, "{taken}");
     }
 
     /// `between` against its definition written out cell by cell, on random place

@@ -15,6 +15,7 @@
 //!
 //! The same rules on the vector search's words: [`vector_rules`].
 
+use super::bands::spread;
 use super::xlanes::{spread_lanes, Words};
 
 /// A cell and its orthogonal neighbours within a row (`in_box` false: bit per column)
@@ -187,13 +188,8 @@ pub(super) fn crowded(cand: &[u32; 27]) -> [[u32; 3]; 9] {
 // the [`Words`] moves between bands and digits. Every rule is a deduction from the
 // words it reads, so the removals of all of them go together at the end of a round.
 
-/// `cols` (nine bits, one per column) in every row of a band word.
-const fn every_row(cols: u32) -> u32 {
-    cols | cols << 9 | cols << 18
-}
-
 /// The cells in columns 0, 3 and 6 (a box's first column), 1, 4 and 7, and 2, 5 and 8.
-const BOX_COL: [u32; 3] = [every_row(0o111), every_row(0o222), every_row(0o444)];
+const BOX_COL: [u32; 3] = [spread(0o111), spread(0o222), spread(0o444)];
 
 /// Per cell, how many of some places it counts: at least one (`one`) and at least two
 /// (`two`), as two words.
@@ -244,7 +240,7 @@ impl<W: Words> Count<W> {
 
     /// Nine-bit column counts in every row of a band.
     #[inline(always)]
-    fn every_row(self) -> Self {
+    fn spread(self) -> Self {
         Count {
             one: spread_lanes(self.one),
             two: spread_lanes(self.two),
@@ -267,18 +263,18 @@ fn far_in_row<W: Words>(x: W) -> Count<W> {
     // column doubled four times (each the last window and the one before it, which
     // are disjoint), kept within the row.
     let mut left = Count::of(x);
-    left = left.plus(left.up::<1>(every_row(0x1FE)));
-    left = left.plus(left.up::<2>(every_row(0x1FC)));
-    left = left.plus(left.up::<4>(every_row(0x1F0)));
-    left = left.plus(left.up::<8>(every_row(0x100)));
+    left = left.plus(left.up::<1>(spread(0x1FE)));
+    left = left.plus(left.up::<2>(spread(0x1FC)));
+    left = left.plus(left.up::<4>(spread(0x1F0)));
+    left = left.plus(left.up::<8>(spread(0x100)));
     let mut right = Count::of(x);
-    right = right.plus(right.down::<1>(every_row(0x0FF)));
-    right = right.plus(right.down::<2>(every_row(0x07F)));
-    right = right.plus(right.down::<4>(every_row(0x01F)));
-    right = right.plus(right.down::<8>(every_row(0x001)));
+    right = right.plus(right.down::<1>(spread(0x0FF)));
+    right = right.plus(right.down::<2>(spread(0x07F)));
+    right = right.plus(right.down::<4>(spread(0x01F)));
+    right = right.plus(right.down::<8>(spread(0x001)));
     // Those two columns before the cell and two after it.
-    left.up::<2>(every_row(0x1FC))
-        .plus(right.down::<2>(every_row(0x07F)))
+    left.up::<2>(spread(0x1FC))
+        .plus(right.down::<2>(spread(0x07F)))
 }
 
 /// Per cell, the places of `x` in its column two or more rows away (`x` each slot's
@@ -298,7 +294,7 @@ fn far_in_column<W: Words>(x: W) -> Count<W> {
     let b0 = below.and(row);
     // Two bands away: every row.
     let two = by_column(x.two_bands_away());
-    own.plus(a01.plus(b12).plus(two).every_row())
+    own.plus(a01.plus(b12).plus(two).spread())
         .plus(Count::of(a2.shl::<9>().or(a2.shl::<18>())))
         .plus(Count::of(b0.or(b0.shl::<9>())))
 }
@@ -344,8 +340,8 @@ fn far_in_box<W: Words>(x: W) -> Count<W> {
 #[inline(always)]
 fn orthogonal<W: Words>(m: W) -> W {
     m.shl::<1>()
-        .and(W::splat(every_row(0x1FE)))
-        .or(m.shr::<1>().and(W::splat(every_row(0x0FF))))
+        .and(W::splat(spread(0x1FE)))
+        .or(m.shr::<1>().and(W::splat(spread(0x0FF))))
         .or(m.shl::<9>().and(W::splat(BAND)))
         .or(m.shr::<9>())
         .or(m.band_above().shr::<18>())

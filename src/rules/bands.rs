@@ -83,6 +83,7 @@ use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 use super::table::{HouseKind, Variant};
 use super::Rule;
 use super::Vectors;
+use crate::stop::StopFlag;
 
 /// The 27 cells of a band.
 pub(super) const BAND: u32 = (1 << 27) - 1;
@@ -2034,7 +2035,8 @@ struct Branch {
 
 /// The search: depth first, the other branch of each guess on `stack`. Returns
 /// (solutions found up to `limit`, guesses made); it gives up once it has made more
-/// than `budget` guesses (the guesses returned then exceed it).
+/// than `budget` guesses (the guesses returned then exceed it), and before a guess
+/// once `stop` is set.
 #[inline(always)]
 fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, const MV: u8>(
     t: &Tables,
@@ -2043,6 +2045,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     stack: &mut Vec<State>,
     limit: u64,
     budget: u64,
+    stop: &StopFlag,
     found: &mut dyn FnMut(Grid),
 ) -> (u64, u64) {
     stack.clear();
@@ -2075,6 +2078,8 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 if solutions >= limit {
                     break;
                 }
+            } else if stop.is_set() {
+                break;
             } else {
                 let Branch {
                     band: b,
@@ -2136,6 +2141,8 @@ pub(crate) struct Engine {
     /// The most guesses a search of this module may make ([`Engine::enumerate`]);
     /// unbounded otherwise.
     budget: u64,
+    /// What makes searches give up (see [`Engine::set_stop`]).
+    stop: StopFlag,
 }
 
 impl Engine {
@@ -2153,7 +2160,16 @@ impl Engine {
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
             budget: u64::MAX,
+            stop: StopFlag::never(),
         }
+    }
+
+    /// Make searches give up once `stop` is set ([`Engine::enumerate`]'s excepted).
+    pub(crate) fn set_stop(&mut self, stop: StopFlag) {
+        if let Some((_, lanes)) = &mut self.lanes {
+            lanes.set_stop(stop.clone());
+        }
+        self.stop = stop;
     }
 
     /// Every solution of `grid`, in the order the search finds them, if there are at
@@ -2163,7 +2179,11 @@ impl Engine {
     pub(crate) fn enumerate(&mut self, grid: &Grid, most: usize, budget: u64) -> Option<Vec<Grid>> {
         let mut all = Vec::new();
         self.budget = budget;
+        // Its budget bounds it; a list cut by a stop would pass for the whole one (and
+        // a catalog is kept for the rest of the process).
+        let stop = std::mem::take(&mut self.stop);
         let (solutions, guesses) = self.search_scalar(grid, most as u64 + 1, &mut |g| all.push(g));
+        self.stop = stop;
         self.budget = u64::MAX;
         (solutions <= most as u64 && guesses <= budget).then_some(all)
     }
@@ -2220,10 +2240,10 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
-        let budget = self.budget;
+        let (budget, stop) = (self.budget, &self.stop);
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true, 0>(t, p, grid, s, limit, budget, found);
+            return run::<true, false, false, true, 0>(t, p, grid, s, limit, budget, stop, found);
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
@@ -2231,61 +2251,79 @@ impl Engine {
         // cells (`State::place_extra`).
         match (k.houses, k.settle_moves, k.nc) {
             (false, 1, false) => {
-                return run::<false, false, false, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 1>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (false, 2, false) => {
-                return run::<false, false, false, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 2>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (false, 3, false) => {
-                return run::<false, false, false, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 3>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (false, 1, true) => {
-                return run::<false, false, true, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 1>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (false, 2, true) => {
-                return run::<false, false, true, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 2>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (false, 3, true) => {
-                return run::<false, false, true, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 3>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (true, 1, false) => {
-                return run::<true, true, false, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 1>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (true, 2, false) => {
-                return run::<true, true, false, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 2>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (true, 3, false) => {
-                return run::<true, true, false, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 3>(
+                    t, p, grid, s, limit, budget, stop, found,
+                )
             }
             (true, 1, true) => {
-                return run::<true, true, true, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, budget, stop, found)
             }
             (true, 2, true) => {
-                return run::<true, true, true, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, budget, stop, found)
             }
             (true, 3, true) => {
-                return run::<true, true, true, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, budget, stop, found)
             }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
             (false, false, false) => {
-                run::<false, false, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, false, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
             (false, false, true) => {
-                run::<false, false, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, false, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
             (false, true, false) => {
-                run::<false, true, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, true, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
             (false, true, true) => {
-                run::<false, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, true, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
             (true, _, false) => {
-                run::<true, true, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<true, true, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
             (true, _, true) => {
-                run::<true, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<true, true, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
             }
         }
     }

@@ -383,6 +383,101 @@ fn sigint_while_writing_to_a_pipe_ends_on_a_whole_row() {
     assert_whole_csv(&text, 10);
 }
 
+/// Generated puzzles 1 to 300, an empty grid, then puzzles 301 to 600, as `name` in
+/// `dir`: under a large `--limit` the empty grid's search (counting its solutions) is
+/// the one long record.
+#[cfg(unix)]
+fn a_long_record_among_quick_ones(dir: &Workdir, name: &str) {
+    let puzzles = generated();
+    let mut lines = puzzles[..300].to_vec();
+    lines.push(".".repeat(81));
+    lines.extend_from_slice(&puzzles[300..600]);
+    dir.create(name, lines.join("\n") + "\n");
+}
+
+/// Run `args` (writing `out`), send SIGTERM after `wait`, and check that the run ends
+/// with 143 soon after, leaving whole rows of the first records in order (none of the
+/// empty grid, record 301, whose search the signal cut). Returns how many.
+#[cfg(unix)]
+fn terminate_during(dir: &Workdir, args: &[&str], out: &str, wait: Duration) -> usize {
+    let child = spawn(dir, args, None);
+    std::thread::sleep(wait);
+    let sent = Instant::now();
+    signal(&child, "TERM");
+    let (code, err, _) = finish(child);
+    let took = sent.elapsed();
+    assert_eq!(code, Some(143), "{err}");
+    // Only "it did not hang": the search gives up at its next guess.
+    assert!(
+        took < Duration::from_secs(20),
+        "ran on {took:?} after SIGTERM"
+    );
+    let text = std::fs::read(dir.file(&format!("{out}.partial"))).unwrap();
+    assert_whole_csv(&text, 10);
+    let rows = Table::parse(std::str::from_utf8(&text).unwrap());
+    let lines: Vec<String> = rows.column("line").iter().map(|l| l.to_string()).collect();
+    let first: Vec<String> = (1..=lines.len()).map(|l| l.to_string()).collect();
+    assert_eq!(lines, first, "the rows of the first records, in order");
+    assert!(
+        lines.len() <= 300,
+        "a row after the cut record: {}",
+        lines.len()
+    );
+    lines.len()
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_cuts_a_search_that_would_take_years_and_resume_starts_with_it() {
+    let dir = Workdir::new();
+    a_long_record_among_quick_ones(&dir, "in.txt");
+    // 10^15 solutions of the empty grid: years of counting.
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        "--limit",
+        "1000000000000000",
+        "in.txt",
+        "-o",
+        "out.csv",
+    ];
+    let wait = Duration::from_millis(700);
+    let done = terminate_during(&dir, &args, "out.csv", wait);
+    // Resumed, the run starts at the cut record and is cut there again.
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    assert_eq!(terminate_during(&dir, &resumed, "out.csv", wait), done);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_cut_by_sigterm_is_solved_again_by_resume() {
+    let dir = Workdir::new();
+    a_long_record_among_quick_ones(&dir, "in.txt");
+    // 3 * 10^7 solutions of the empty grid: about a second of counting.
+    let args = [
+        "solve", "-q", "-j", "1", "--limit", "30000000", "in.txt", "-o", "out.csv",
+    ];
+    terminate_during(&dir, &args, "out.csv", Duration::from_millis(300));
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    assert_exit(&dir.run(&resumed), 0);
+    let rows = Table::parse(&std::fs::read_to_string(dir.file("out.csv")).unwrap());
+    let lines: Vec<String> = rows.column("line").iter().map(|l| l.to_string()).collect();
+    let all: Vec<String> = (1..=601).map(|l| l.to_string()).collect();
+    assert_eq!(lines, all, "every record once, in order");
+    let long = &rows.rows[300];
+    assert_eq!(
+        (
+            long[rows.col("status")].as_str(),
+            long[rows.col("solutions")].as_str()
+        ),
+        ("multiple", "30000000")
+    );
+}
+
 // ---- 5. resume -------------------------------------------------------------------------
 
 /// Interrupt `args` (writing `out`) with `how` once it wrote `bytes`, then resume it.

@@ -2033,10 +2033,16 @@ struct Branch {
     other: Option<(usize, usize)>,
 }
 
-/// The search: depth first, the other branch of each guess on `stack`. Returns
-/// (solutions found up to `limit`, guesses made); it gives up once it has made more
-/// than `budget` guesses (the guesses returned then exceed it), and before a guess
-/// once `stop` is set.
+/// When a search gives up before its end: once it has made more than `budget` guesses
+/// (the guesses it returns then exceed it), and before a guess once `stop` is set.
+#[derive(Clone, Copy)]
+struct GiveUp<'a> {
+    budget: u64,
+    stop: &'a StopFlag,
+}
+
+/// The search: depth first, the other branch of each guess on `stack`, until `give_up`
+/// says so. Returns (solutions found up to `limit`, guesses made).
 #[inline(always)]
 fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, const MV: u8>(
     t: &Tables,
@@ -2044,8 +2050,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     grid: &Grid,
     stack: &mut Vec<State>,
     limit: u64,
-    budget: u64,
-    stop: &StopFlag,
+    give_up: GiveUp<'_>,
     found: &mut dyn FnMut(Grid),
 ) -> (u64, u64) {
     stack.clear();
@@ -2078,7 +2083,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 if solutions >= limit {
                     break;
                 }
-            } else if stop.is_set() {
+            } else if give_up.stop.is_set() {
                 break;
             } else {
                 let Branch {
@@ -2102,7 +2107,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 cur.assign(d * 3 + b, i);
                 cur.last = (b * 27 + i) as u8;
                 guesses += 1;
-                if guesses > budget {
+                if guesses > give_up.budget {
                     break;
                 }
                 continue;
@@ -2240,10 +2245,13 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
-        let (budget, stop) = (self.budget, &self.stop);
+        let give_up = GiveUp {
+            budget: self.budget,
+            stop: &self.stop,
+        };
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true, 0>(t, p, grid, s, limit, budget, stop, found);
+            return run::<true, false, false, true, 0>(t, p, grid, s, limit, give_up, found);
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
@@ -2251,79 +2259,61 @@ impl Engine {
         // cells (`State::place_extra`).
         match (k.houses, k.settle_moves, k.nc) {
             (false, 1, false) => {
-                return run::<false, false, false, false, 1>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, false, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (false, 2, false) => {
-                return run::<false, false, false, false, 2>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, false, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (false, 3, false) => {
-                return run::<false, false, false, false, 3>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, false, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (false, 1, true) => {
-                return run::<false, false, true, false, 1>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, true, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (false, 2, true) => {
-                return run::<false, false, true, false, 2>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, true, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (false, 3, true) => {
-                return run::<false, false, true, false, 3>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<false, false, true, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (true, 1, false) => {
-                return run::<true, true, false, false, 1>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<true, true, false, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (true, 2, false) => {
-                return run::<true, true, false, false, 2>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<true, true, false, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (true, 3, false) => {
-                return run::<true, true, false, false, 3>(
-                    t, p, grid, s, limit, budget, stop, found,
-                )
+                return run::<true, true, false, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (true, 1, true) => {
-                return run::<true, true, true, false, 1>(t, p, grid, s, limit, budget, stop, found)
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (true, 2, true) => {
-                return run::<true, true, true, false, 2>(t, p, grid, s, limit, budget, stop, found)
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (true, 3, true) => {
-                return run::<true, true, true, false, 3>(t, p, grid, s, limit, budget, stop, found)
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
             (false, false, false) => {
-                run::<false, false, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<false, false, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, false, true) => {
-                run::<false, false, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<false, false, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, true, false) => {
-                run::<false, true, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<false, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, true, true) => {
-                run::<false, true, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<false, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (true, _, false) => {
-                run::<true, true, false, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<true, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (true, _, true) => {
-                run::<true, true, true, false, 0>(t, p, grid, s, limit, budget, stop, found)
+                run::<true, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
         }
     }

@@ -95,7 +95,9 @@ pub struct Summary {
     /// True when the drain stopped the run early ([`ControlFlow::Break`]).
     pub stopped: bool,
     /// True when the stop flag ([`Driver::stop_flag`]) ended the reading early: the
-    /// records read before it were all mapped and drained.
+    /// records read before it were all mapped, and drained unless the drain stopped at
+    /// a record whose work the flag cut short (as `solve`'s does, see
+    /// [`crate::solving::Solved::Cut`]).
     pub interrupted: bool,
 }
 
@@ -190,7 +192,9 @@ impl Driver {
 
     /// Stop reading once `flag` is set (e.g. by a signal handler): the records already
     /// read are still mapped and drained, so the output ends on a whole record, and the
-    /// summary says [`Summary::interrupted`].
+    /// summary says [`Summary::interrupted`]. The work may watch the flag too, to cut a
+    /// long record short ([`crate::stop`]); its drain then stops at the first record cut
+    /// ([`ControlFlow::Break`]), so that no row says more than was found.
     pub fn stop_flag(mut self, flag: Arc<AtomicBool>) -> Driver {
         self.stop = Some(flag);
         self

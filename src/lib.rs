@@ -62,6 +62,7 @@
 //!                 Solved::Valid { solutions: 1, .. } => unique += 1,
 //!                 Solved::Valid { .. } => {}
 //!                 Solved::Invalid(why) => eprintln!("line {}: {why}", item.record.line),
+//!                 Solved::Cut => {} // only with a stop flag (none here)
 //!             }
 //!         }
 //!         Ok(ControlFlow::Continue(()))
@@ -91,6 +92,7 @@ pub mod rules;
 pub mod solver;
 pub mod solving;
 pub mod stats;
+pub mod stop;
 pub mod units;
 pub mod verify;
 

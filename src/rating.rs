@@ -18,6 +18,7 @@ use crate::output::{Kept, RateRow, RateSink};
 use crate::rate::{Rater, Rating};
 use crate::row::Status;
 use crate::solving::{SolveOptions, Solved, Tally, Worker};
+use crate::stop::StopFlag;
 
 /// What came of one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,8 @@ pub enum Rated {
     },
     /// Not a puzzle; the reason.
     Invalid(String),
+    /// Its search was given up on a stop request (see [`Solved::Cut`]): no row.
+    Cut,
 }
 
 /// A worker's reusable state: the solver that decides the status, and the rater.
@@ -51,6 +54,15 @@ impl RateWorker {
         RateWorker::default()
     }
 
+    /// A worker whose solver gives up once `stop` is set ([`Rated::Cut`]; the rater
+    /// itself, whose work on one puzzle is bounded, runs to its end).
+    pub fn with_stop(stop: StopFlag) -> RateWorker {
+        RateWorker {
+            solver: Worker::with_stop(stop),
+            rater: Rater::default(),
+        }
+    }
+
     /// Solve `record` (up to two solutions, under its rules), then rate it if it is a
     /// unique classic puzzle; the whole is timed with `clock`.
     pub fn rate(&mut self, record: &Record, clock: &Clock) -> Rated {
@@ -58,6 +70,7 @@ impl RateWorker {
         let options = SolveOptions::default();
         let (puzzle, solutions, rules) = match self.solver.solve(record, &options, clock) {
             Solved::Invalid(reason) => return Rated::Invalid(reason),
+            Solved::Cut => return Rated::Cut,
             Solved::Valid {
                 puzzle,
                 solutions,
@@ -124,8 +137,12 @@ pub fn rate_dataset(
     let mut by_er = vec![0u64; 256];
     let mut unrated = 0u64;
     let mut text = [0u8; crate::grid::CELLS];
+    let stop = driver
+        .stop()
+        .cloned()
+        .map_or_else(StopFlag::never, StopFlag::new);
     let summary = driver.run(
-        RateWorker::new,
+        || RateWorker::with_stop(stop.clone()),
         |worker, item| worker.rate(&item.record, &clock),
         |sources, items, results| {
             let rate = clock.rate();
@@ -136,6 +153,8 @@ pub fn rate_dataset(
                 let kept = Kept::new(&record.fields, positions);
                 let raw;
                 let row = match rated {
+                    // A stop cut its search: the output ends with the record before.
+                    Rated::Cut => return Ok(ControlFlow::Break(())),
                     Rated::Invalid(reason) => {
                         raw = String::from_utf8_lossy(&record.cells);
                         RateRow {

@@ -1,10 +1,15 @@
-//! SIGINT and SIGTERM: stop reading, finish the rows of what was read, exit 130 / 143.
+//! SIGINT and SIGTERM: stop reading, cut the searches under way, write the rows of the
+//! records done, exit 130 / 143.
 //!
-//! The first signal sets the stop flag the dataset driver watches; the records already
-//! read are still solved and written, so every output ends on a whole row, and the
-//! command exits with 128 + the signal's number, as a shell reports a process killed
-//! by it. A second signal, when the first one was not enough (someone pressing Ctrl-C
-//! again), ends the process at once.
+//! The first signal sets the stop flag. The dataset driver reads no more records, and
+//! every search watching the flag ([`bulkdoku::stop`]) gives up at its next guess, so a
+//! run ends within a moment even in the middle of a record that would take hours. The
+//! rows of the records done, in input order up to the first one whose search was cut,
+//! are written; that record and the ones after it get no row, so every output ends on a
+//! whole row and `--resume` starts again from the cut record. The command exits with
+//! 128 + the signal's number, as a shell reports a process killed by it. A second
+//! signal, when the first one was not enough (someone pressing Ctrl-C again), ends the
+//! process at once.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -37,7 +42,8 @@ impl Signals {
         signals
     }
 
-    /// The flag a signal sets: give it to the dataset driver.
+    /// The flag a signal sets: give it to the dataset driver (whose work hands it on
+    /// to the searches).
     pub fn flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }

@@ -18,6 +18,7 @@ use crate::row::{SolvedRow, Status};
 use crate::rules::{record_rules, RuleSet, VariantSolver, Variants};
 use crate::solver::{Outcome, Solver};
 use crate::stats::Histogram;
+use crate::stop::StopFlag;
 
 /// How to solve each record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,9 @@ pub enum Solved {
     },
     /// Not a puzzle; the reason (e.g. `80 cells, expected 81`).
     Invalid(String),
+    /// The search was given up on a stop request ([`crate::stop`]): nothing is known
+    /// of the puzzle. It has no row; a resumed run solves it again.
+    Cut,
 }
 
 impl Solved {
@@ -208,18 +212,25 @@ pub fn solve_dataset(
     let mut strict_stop = None;
     let stop = driver.stop().cloned();
     let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    // What makes every search of the run give up (see `Solved::Cut`).
+    let stop_flag = stop.clone().map_or_else(StopFlag::never, StopFlag::new);
     // For the rows of the records whose solutions are enumerated again in the drain.
-    let mut again = Worker::new();
+    let mut again = Worker::with_stop(stop_flag.clone());
     // The `rules` column's text of every rule set, made once.
     let names: std::collections::HashMap<RuleSet, String> = RuleSet::all_combinations()
         .map(|r| (r, r.to_string()))
         .collect();
     let summary = driver.run(
-        Worker::new,
+        || Worker::with_stop(stop_flag.clone()),
         |worker, item| worker.solve(&item.record, &options, &clock),
         |sources, items, results| {
             let rate = clock.rate();
             for (item, solved) in items.iter().zip(results) {
+                if let Solved::Cut = solved {
+                    // A stop cut its search: the output ends with the record before,
+                    // and --resume starts from this one.
+                    return Ok(ControlFlow::Break(()));
+                }
                 let source = &sources[item.file];
                 let record = &item.record;
                 if let (true, Solved::Invalid(reason)) = (config.strict, solved) {
@@ -250,6 +261,7 @@ pub fn solve_dataset(
                             Cow::Borrowed(names[&options.rules].as_str())
                         }
                         Solved::Invalid(_) => String::from_utf8_lossy(&record.rules),
+                        Solved::Cut => Cow::Borrowed(""),
                     };
                     kept = kept.with_variant(&rules, &regions);
                 }
@@ -297,7 +309,8 @@ pub fn solve_dataset(
                             Ok(())
                         };
                         if rules.is_classic() {
-                            for g in crate::solver::solutions(puzzle).take(*solutions as usize) {
+                            let all = crate::solver::solutions(puzzle).stop_on(stop_flag.clone());
+                            for g in all.take(*solutions as usize) {
                                 write(&g)?;
                                 if cut.get() {
                                     break;
@@ -321,6 +334,10 @@ pub fn solve_dataset(
                             if let Some(e) = failed {
                                 return Err(e.into());
                             }
+                        }
+                        // A stop also cuts the search between two rows.
+                        if rows < *solutions && stopped() {
+                            cut.set(true);
                         }
                         if cut.get() {
                             return Ok(ControlFlow::Break(()));
@@ -470,6 +487,9 @@ pub fn solve_record(
         outcome = solver.solve(&puzzle, options.limit);
     }
     let ticks = clock.ticks().saturating_sub(start);
+    if outcome.cut {
+        return Solved::Cut;
+    }
     if outcome.solutions == 0 {
         if let Err(conflict) = puzzle.check_givens() {
             return Solved::Invalid(InvalidPuzzle::from(conflict).to_string());
@@ -491,6 +511,14 @@ impl Worker {
     /// A worker with empty stacks and no table yet.
     pub fn new() -> Worker {
         Worker::default()
+    }
+
+    /// A worker whose searches give up once `stop` is set ([`Solved::Cut`]).
+    pub fn with_stop(stop: StopFlag) -> Worker {
+        let mut worker = Worker::default();
+        worker.solver.set_stop(stop.clone());
+        worker.variant_solver.set_stop(stop);
+        worker
     }
 
     /// Solve one record under its rules (its own, else [`SolveOptions::rules`]): with
@@ -536,6 +564,9 @@ impl Worker {
             outcome = solver.solve(variant, &puzzle, options.limit);
         }
         let ticks = clock.ticks().saturating_sub(start);
+        if outcome.cut {
+            return Solved::Cut;
+        }
         let broken = all
             .iter()
             .chain(&outcome.first)

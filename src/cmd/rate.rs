@@ -39,8 +39,8 @@ Columns: file, line, puzzle, status, er, ep, ed, er_technique, steps, time_ns, e
 one decimal, as Sudoku Explainer's serate prints them); other rows have no ratings.
 
 Exit codes: 0 done (invalid records are rows with status `invalid`); 2 an unreadable file,
-broken CSV, or bad arguments; 130 / 143 stopped by SIGINT / SIGTERM (the rows of the
-records read are written whole; --resume continues).";
+broken CSV, or bad arguments; 130 / 143 stopped by SIGINT / SIGTERM (a search under way
+is cut; the rows of the records done before it are written whole; --resume continues).";
 
 /// Arguments of `bulkdoku rate`.
 #[derive(Debug, clap::Args)]

@@ -39,7 +39,8 @@ Examples:
 
 Exit codes: 0 done (invalid records are rows with status `invalid`); 1 an invalid record
 with --strict; 2 an unreadable file, broken CSV, or bad arguments; 130 / 143 stopped by
-SIGINT / SIGTERM (the rows of the records read are written whole; --resume continues).";
+SIGINT / SIGTERM (a search under way is cut; the rows of the records done before it
+are written whole; --resume continues from it).";
 
 /// Arguments of `bulkdoku solve`.
 #[derive(Debug, clap::Args)]

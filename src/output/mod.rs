@@ -411,6 +411,9 @@ pub fn write_solved(
                 time_ns: None,
             })
         }
+        Solved::Cut => Err(io::Error::other(
+            "internal error: a record whose search was cut has no row",
+        )),
         Solved::Valid {
             puzzle,
             solutions,

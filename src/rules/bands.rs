@@ -83,6 +83,7 @@ use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 use super::table::{HouseKind, Variant};
 use super::Rule;
 use super::Vectors;
+use crate::stop::StopFlag;
 
 /// The 27 cells of a band.
 pub(super) const BAND: u32 = (1 << 27) - 1;
@@ -2032,9 +2033,16 @@ struct Branch {
     other: Option<(usize, usize)>,
 }
 
-/// The search: depth first, the other branch of each guess on `stack`. Returns
-/// (solutions found up to `limit`, guesses made); it gives up once it has made more
-/// than `budget` guesses (the guesses returned then exceed it).
+/// When a search gives up before its end: once it has made more than `budget` guesses
+/// (the guesses it returns then exceed it), and before a guess once `stop` is set.
+#[derive(Clone, Copy)]
+struct GiveUp<'a> {
+    budget: u64,
+    stop: &'a StopFlag,
+}
+
+/// The search: depth first, the other branch of each guess on `stack`, until `give_up`
+/// says so. Returns (solutions found up to `limit`, guesses made).
 #[inline(always)]
 fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, const MV: u8>(
     t: &Tables,
@@ -2042,7 +2050,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     grid: &Grid,
     stack: &mut Vec<State>,
     limit: u64,
-    budget: u64,
+    give_up: GiveUp<'_>,
     found: &mut dyn FnMut(Grid),
 ) -> (u64, u64) {
     stack.clear();
@@ -2075,6 +2083,8 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 if solutions >= limit {
                     break;
                 }
+            } else if give_up.stop.is_set() {
+                break;
             } else {
                 let Branch {
                     band: b,
@@ -2097,7 +2107,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 cur.assign(d * 3 + b, i);
                 cur.last = (b * 27 + i) as u8;
                 guesses += 1;
-                if guesses > budget {
+                if guesses > give_up.budget {
                     break;
                 }
                 continue;
@@ -2137,6 +2147,8 @@ pub(crate) struct Engine {
     /// The most guesses a search of this module may make ([`Engine::enumerate`]);
     /// unbounded otherwise.
     budget: u64,
+    /// What makes searches give up (see [`Engine::set_stop`]).
+    stop: StopFlag,
 }
 
 impl Engine {
@@ -2154,7 +2166,16 @@ impl Engine {
             all_peers: Box::new(std::array::from_fn(|c| split(v.peers[c]))),
             stack: Vec::with_capacity(81),
             budget: u64::MAX,
+            stop: StopFlag::never(),
         }
+    }
+
+    /// Make searches give up once `stop` is set ([`Engine::enumerate`]'s excepted).
+    pub(crate) fn set_stop(&mut self, stop: StopFlag) {
+        if let Some((_, lanes)) = &mut self.lanes {
+            lanes.set_stop(stop.clone());
+        }
+        self.stop = stop;
     }
 
     /// Every solution of `grid`, in the order the search finds them, if there are at
@@ -2164,7 +2185,11 @@ impl Engine {
     pub(crate) fn enumerate(&mut self, grid: &Grid, most: usize, budget: u64) -> Option<Vec<Grid>> {
         let mut all = Vec::new();
         self.budget = budget;
+        // Its budget bounds it; a list cut by a stop would pass for the whole one (and
+        // a catalog is kept for the rest of the process).
+        let stop = std::mem::take(&mut self.stop);
         let (solutions, guesses) = self.search_scalar(grid, most as u64 + 1, &mut |g| all.push(g));
+        self.stop = stop;
         self.budget = u64::MAX;
         (solutions <= most as u64 && guesses <= budget).then_some(all)
     }
@@ -2221,10 +2246,13 @@ impl Engine {
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
         let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
-        let budget = self.budget;
+        let give_up = GiveUp {
+            budget: self.budget,
+            stop: &self.stop,
+        };
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true, 0>(t, p, grid, s, limit, budget, found);
+            return run::<true, false, false, true, 0>(t, p, grid, s, limit, give_up, found);
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
@@ -2232,61 +2260,61 @@ impl Engine {
         // cells (`State::place_extra`).
         match (k.houses, k.settle_moves, k.nc) {
             (false, 1, false) => {
-                return run::<false, false, false, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (false, 2, false) => {
-                return run::<false, false, false, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (false, 3, false) => {
-                return run::<false, false, false, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, false, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (false, 1, true) => {
-                return run::<false, false, true, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (false, 2, true) => {
-                return run::<false, false, true, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (false, 3, true) => {
-                return run::<false, false, true, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<false, false, true, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (true, 1, false) => {
-                return run::<true, true, false, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (true, 2, false) => {
-                return run::<true, true, false, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (true, 3, false) => {
-                return run::<true, true, false, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, false, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             (true, 1, true) => {
-                return run::<true, true, true, false, 1>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 1>(t, p, grid, s, limit, give_up, found)
             }
             (true, 2, true) => {
-                return run::<true, true, true, false, 2>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 2>(t, p, grid, s, limit, give_up, found)
             }
             (true, 3, true) => {
-                return run::<true, true, true, false, 3>(t, p, grid, s, limit, budget, found)
+                return run::<true, true, true, false, 3>(t, p, grid, s, limit, give_up, found)
             }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
             (false, false, false) => {
-                run::<false, false, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, false, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, false, true) => {
-                run::<false, false, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, false, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, true, false) => {
-                run::<false, true, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (false, true, true) => {
-                run::<false, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<false, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (true, _, false) => {
-                run::<true, true, false, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<true, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
             }
             (true, _, true) => {
-                run::<true, true, true, false, 0>(t, p, grid, s, limit, budget, found)
+                run::<true, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
             }
         }
     }

@@ -30,6 +30,7 @@
 
 use crate::grid::{Grid, CELLS};
 use crate::solver::Outcome;
+use crate::stop::StopFlag;
 
 use super::bands;
 use super::catalog::Catalog;
@@ -436,6 +437,8 @@ pub struct VariantSolver {
     /// The vectors of the box-band engine's vector search (x, windoku, x,windoku,
     /// anti-king, non-consecutive).
     vectors: Vectors,
+    /// What makes searches give up (see [`VariantSolver::set_stop`]).
+    stop: StopFlag,
 }
 
 impl std::fmt::Debug for VariantSolver {
@@ -462,7 +465,20 @@ impl VariantSolver {
             classic: None,
             bands: None,
             vectors: Vectors::Best,
+            stop: StopFlag::never(),
         }
+    }
+
+    /// Make every engine's searches give up once `stop` is set (their outcome then
+    /// says [`Outcome::cut`]).
+    pub fn set_stop(&mut self, stop: StopFlag) {
+        if let Some(classic) = &mut self.classic {
+            classic.set_stop(stop.clone());
+        }
+        if let Some(bands) = &mut self.bands {
+            bands.1.set_stop(stop.clone());
+        }
+        self.stop = stop;
     }
 
     /// This solver with the box-band engine's vector search on `vectors` (see
@@ -489,6 +505,7 @@ impl VariantSolver {
             return;
         }
         let mut engine = bands::Engine::new(v, self.vectors);
+        engine.set_stop(self.stop.clone());
         // The catalog only where the engine is picked per rule set: forced engines
         // are for comparisons.
         let catalog = match self.choice {
@@ -533,7 +550,14 @@ impl VariantSolver {
     }
 
     /// Run a search from `grid`, handing each solved position to `found`, up to `limit`.
-    fn search(
+    fn search(&mut self, v: &Variant, grid: &Grid, limit: u64, found: impl FnMut(Grid)) -> Outcome {
+        let mut outcome = self.search_any(v, grid, limit, found);
+        outcome.cut = self.stop.is_set();
+        outcome
+    }
+
+    /// [`VariantSolver::search`] before the outcome says whether it was cut.
+    fn search_any(
         &mut self,
         v: &Variant,
         grid: &Grid,
@@ -544,12 +568,18 @@ impl VariantSolver {
             solutions: 0,
             first: None,
             guesses: 0,
+            cut: false,
         };
         if limit == 0 {
             return outcome;
         }
         if self.choice == EngineChoice::Auto && v.rules().is_classic() && v.regions().is_none() {
-            let classic = self.classic.get_or_insert_with(Default::default);
+            let stop = &self.stop;
+            let classic = self.classic.get_or_insert_with(|| {
+                let mut classic = Box::<crate::Solver>::default();
+                classic.set_stop(stop.clone());
+                classic
+            });
             let mut outcome = classic.for_each_solution(grid, limit, |g| found(*g));
             outcome.first = None;
             return outcome;
@@ -569,21 +599,25 @@ impl VariantSolver {
         let Some(start) = State::start(v, grid) else {
             return outcome;
         };
-        let (solutions, guesses) = run(v, start, &mut self.stack, limit, |s| found(s.grid()));
+        let (solutions, guesses) = run(v, start, &mut self.stack, limit, &self.stop, |s| {
+            found(s.grid())
+        });
         outcome.solutions = solutions;
         outcome.guesses = guesses;
         outcome
     }
 }
 
-/// The search loop: depth first from `cur`, the other branch of each guess on `stack`.
-/// Returns (solutions found up to `limit`, guesses made).
+/// The search loop: depth first from `cur`, the other branch of each guess on `stack`,
+/// given up before a guess once `stop` is set. Returns (solutions found up to `limit`,
+/// guesses made).
 #[inline(always)]
 fn run(
     v: &Variant,
     mut cur: State,
     stack: &mut Vec<State>,
     limit: u64,
+    stop: &StopFlag,
     mut found: impl FnMut(&State),
 ) -> (u64, u64) {
     stack.clear();
@@ -596,6 +630,8 @@ fn run(
                 if solutions >= limit {
                     break;
                 }
+            } else if stop.is_set() {
+                break;
             } else {
                 let cell = cur.branch_cell(v);
                 let d = cur.first_digit(cell);

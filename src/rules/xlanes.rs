@@ -154,6 +154,7 @@
 
 use crate::grid::{Grid, CELLS};
 use crate::rules::Vectors;
+use crate::stop::StopFlag;
 
 use super::bands::{spread, BAND, ROW_BOX};
 
@@ -1967,6 +1968,8 @@ pub(crate) type Entry<W> = (State<W>, u8);
 pub(crate) struct Stack<W> {
     entries: Vec<Entry<W>>,
     seen: Vec<(W, W)>,
+    /// Looked at before each guess: once set, the search gives up.
+    stop: StopFlag,
 }
 
 impl<W> Stack<W> {
@@ -1974,6 +1977,7 @@ impl<W> Stack<W> {
         Stack {
             entries: Vec::with_capacity(81),
             seen: Vec::with_capacity(81),
+            stop: StopFlag::never(),
         }
     }
 }
@@ -2383,8 +2387,9 @@ impl<W: Words> State<W> {
     }
 }
 
-/// The search: depth first, the other branch of each guess on `stack`. Returns
-/// (solutions found up to `limit`, guesses made). `branch` is [`State::branch`], which
+/// The search: depth first, the other branch of each guess on `stack`, given up before
+/// a guess once the stack's stop flag is set. Returns (solutions found up to `limit`,
+/// guesses made). `branch` is [`State::branch`], which
 /// the vector searches compile out of line: the loop of rounds is then compiled on
 /// its own (inlined, the branch's code changed how the rounds' registers were
 /// allocated, and cost the AVX-512 search 8 %).
@@ -2417,6 +2422,7 @@ pub(crate) fn run<W: Words, R: Extra>(
                     break;
                 }
             }
+            Ok(false) if stack.stop.is_set() => break,
             Ok(false) => {
                 let ((b, i, d), other) = branch(&cur, &failures);
                 let mut next = cur;
@@ -2498,6 +2504,19 @@ impl Search {
         }
         let _ = v;
         None
+    }
+
+    /// Make its searches give up once `stop` is set.
+    pub(crate) fn set_stop(&mut self, stop: StopFlag) {
+        // Elsewhere there is no variant: nothing reads the flag.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = stop;
+        match *self {
+            #[cfg(target_arch = "x86_64")]
+            Search::Avx512(ref mut stack) => stack.stop = stop,
+            #[cfg(target_arch = "x86_64")]
+            Search::Avx2Vl(ref mut stack) | Search::Avx2(ref mut stack) => stack.stop = stop,
+        }
     }
 
     /// Whether the CPU has what `v` needs.

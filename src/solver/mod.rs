@@ -40,6 +40,7 @@ pub(crate) use state::{changed_slots, segment_map_bmi2, SLOT_BANDS};
 pub(crate) use tables::SLOT_TABLES;
 
 use crate::grid::Grid;
+use crate::stop::StopFlag;
 use state::State;
 
 /// Guesses a search makes before it treats the puzzle as hard and spends more on each
@@ -135,6 +136,10 @@ pub struct Outcome {
     pub first: Option<Grid>,
     /// Branch decisions made.
     pub guesses: u64,
+    /// The search's [`StopFlag`] was set when it returned: it may have been given up
+    /// before its end, so `solutions` is no verdict (fewer may have been found than
+    /// there are).
+    pub cut: bool,
 }
 
 impl Outcome {
@@ -143,6 +148,7 @@ impl Outcome {
         solutions: 0,
         first: None,
         guesses: 0,
+        cut: false,
     };
 
     /// True when the search needed no guess.
@@ -181,6 +187,8 @@ pub struct Solver {
     /// The CPU has BMI2 (see [`bmi2`]); tests turn it off to check the portable
     /// path.
     bmi2: bool,
+    /// What makes searches give up (lent to each [`Search`] with the stack).
+    stop: StopFlag,
 }
 
 impl Default for Solver {
@@ -196,7 +204,14 @@ impl Solver {
             stack: Vec::with_capacity(81),
             heavy_from: HEAVY_FROM_OPEN,
             bmi2: bmi2(),
+            stop: StopFlag::never(),
         }
+    }
+
+    /// Make searches give up once `stop` is set (their outcome then says
+    /// [`Outcome::cut`]).
+    pub fn set_stop(&mut self, stop: StopFlag) {
+        self.stop = stop;
     }
 
     /// Make searches switch to heavy mode from `open_cells` open cells at their first
@@ -250,7 +265,8 @@ impl Solver {
             std::mem::take(&mut self.stack),
             self.heavy_from,
             self.bmi2,
-        );
+        )
+        .stop_on(std::mem::take(&mut self.stop));
         if search.next_solution() {
             outcome.first = Some(search.cur.solution_grid());
             outcome.solutions = 1;
@@ -259,7 +275,8 @@ impl Solver {
             }
         }
         outcome.guesses = search.guesses;
-        self.stack = search.into_stack();
+        outcome.cut = search.stop.is_set();
+        (self.stack, self.stop) = search.into_parts();
         outcome
     }
 
@@ -300,12 +317,14 @@ impl Solver {
             self.heavy_from
         };
         let mut search =
-            Search::start(grid, std::mem::take(&mut self.stack), heavy_from, self.bmi2);
+            Search::start(grid, std::mem::take(&mut self.stack), heavy_from, self.bmi2)
+                .stop_on(std::mem::take(&mut self.stop));
         if search.phase != Phase::Done {
             outcome.solutions = search.count_all(limit);
         }
         outcome.guesses = search.guesses;
-        self.stack = search.into_stack();
+        outcome.cut = search.stop.is_set();
+        (self.stack, self.stop) = search.into_parts();
         outcome
     }
 
@@ -361,7 +380,8 @@ impl Solver {
             std::mem::take(&mut self.stack),
             self.heavy_from,
             self.bmi2,
-        );
+        )
+        .stop_on(std::mem::take(&mut self.stop));
         while search.next_solution() {
             found(&search.cur);
             outcome.solutions += 1;
@@ -370,7 +390,8 @@ impl Solver {
             }
         }
         outcome.guesses = search.guesses;
-        self.stack = search.into_stack();
+        outcome.cut = search.stop.is_set();
+        (self.stack, self.stop) = search.into_parts();
         outcome
     }
 }
@@ -421,6 +442,18 @@ impl Solutions {
     pub fn guesses(&self) -> u64 {
         self.search.guesses
     }
+
+    /// Give up once `stop` is set: the iterator then ends early, and
+    /// [`Solutions::cut`] says so.
+    pub fn stop_on(mut self, stop: StopFlag) -> Solutions {
+        self.search.stop = stop;
+        self
+    }
+
+    /// The stop flag was set: the iterator may have ended before the last solution.
+    pub fn cut(&self) -> bool {
+        self.search.stop.is_set()
+    }
 }
 
 impl Iterator for Solutions {
@@ -453,6 +486,8 @@ struct Search {
     phase: Phase,
     /// Open cells at the first guess from which to go heavy.
     heavy_from: u32,
+    /// Looked at before each guess: once set, the search ends as if exhausted.
+    stop: StopFlag,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -490,6 +525,7 @@ impl Search {
             guesses: 0,
             phase: Phase::Unsettled,
             heavy_from,
+            stop: StopFlag::never(),
         };
         // The position is built in place (see `State::set_givens`).
         if search.cur.set_givens(grid, bmi2).is_err() {
@@ -499,8 +535,16 @@ impl Search {
         search
     }
 
-    fn into_stack(self) -> Vec<State> {
-        self.stack
+    /// This search giving up once `stop` is set.
+    #[inline(always)]
+    fn stop_on(mut self, stop: StopFlag) -> Search {
+        self.stop = stop;
+        self
+    }
+
+    /// The stack and the stop flag, for the next search.
+    fn into_parts(self) -> (Vec<State>, StopFlag) {
+        (self.stack, self.stop)
     }
 
     /// [`Search::next_solution`] compiled for CPUs with bit-manipulation instructions.
@@ -531,6 +575,10 @@ impl Search {
             if self.cur.is_solved() {
                 self.phase = Phase::Reported;
                 return true;
+            }
+            if self.stop.is_set() {
+                self.phase = Phase::Done;
+                return false;
             }
             self.branch(NO_BAND);
         }
@@ -589,6 +637,7 @@ impl Search {
                         break;
                     }
                 }
+                None if self.stop.is_set() => break,
                 None => self.branch(last_band),
             }
         }

@@ -383,6 +383,162 @@ fn sigint_while_writing_to_a_pipe_ends_on_a_whole_row() {
     assert_whole_csv(&text, 10);
 }
 
+/// Records before the long one: exactly the first batch the run reads (the driver's
+/// `BATCH_SIZE`), so that the long record opens the second.
+#[cfg(unix)]
+const BEFORE_LONG: usize = 256;
+
+/// A CSV input, `name` in `dir`: generated puzzles 1 to [`BEFORE_LONG`], an empty
+/// grid, then puzzles 257 to 556. Under a large `--limit` the empty grid's search
+/// (counting its solutions) is the one long record. The quick records carry a 4 KiB
+/// `note` that `--keep note` copies into their rows: the first batch's rows then come
+/// to about a MiB, more than the CSV writer gathers before it hands rows to the file,
+/// so rows reach the file while the first batch is drained, just before the second
+/// (the long record) is read. Returns the input's line of the long record.
+#[cfg(unix)]
+fn a_long_record_among_quick_ones(dir: &Workdir, name: &str) -> usize {
+    let puzzles = generated();
+    let note = "n".repeat(4096);
+    let mut text = String::from("puzzle,note\n");
+    for p in &puzzles[..BEFORE_LONG] {
+        text += &format!("{p},{note}\n");
+    }
+    text += &format!("{},long\n", ".".repeat(81));
+    for p in &puzzles[BEFORE_LONG..556] {
+        text += &format!("{p},{note}\n");
+    }
+    dir.create(name, text);
+    BEFORE_LONG + 2
+}
+
+/// Wait up to `limit` for the child to exit; a child still running then is killed and
+/// the test fails, rather than hanging on a run that would go on for years.
+#[cfg(unix)]
+fn wait_within(mut child: Child, limit: Duration, what: &str) -> (Option<i32>, String) {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            let (code, err, _) = finish(child);
+            return (code, err);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Run `args` (solve with `-j 1`, writing `out`), send SIGTERM once the first rows
+/// reach `out.partial`, and check that the run ends with 143 soon after, leaving whole
+/// rows of the first records in order (none of the long record at input line `long`
+/// or after). Returns the lines of the rows.
+///
+/// Not timed: on one thread the run reads, solves and drains a batch at a time, so
+/// rows in the file mean that the first batch is drained and the second, which opens
+/// with the long record, is read a moment later; the signal, sent after the rows were
+/// seen, lands during the long search (or, at the very worst, just before the second
+/// batch is read, and then the test proves less but cannot fail).
+#[cfg(unix)]
+fn terminate_during(dir: &Workdir, args: &[&str], out: &str, long: usize) -> Vec<usize> {
+    let mut child = spawn(dir, args, None);
+    let partial = dir.file(&format!("{out}.partial"));
+    let start = Instant::now();
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) == 0 {
+        if start.elapsed() > Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            let (code, err, _) = finish(child);
+            panic!("no rows in {out}.partial within a minute ({code:?}): {err}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    signal(&child, "TERM");
+    // Only "it did not hang": the search gives up at its next guess.
+    let (code, err) = wait_within(child, Duration::from_secs(20), "after SIGTERM");
+    assert_eq!(code, Some(143), "{err}");
+    let text = std::fs::read(partial).unwrap();
+    assert_whole_csv(&text, 11);
+    let rows = Table::parse(std::str::from_utf8(&text).unwrap());
+    let lines: Vec<usize> = rows
+        .column("line")
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let first: Vec<usize> = (2..lines.len() + 2).collect();
+    assert_eq!(lines, first, "the rows of the first records, in order");
+    assert!(
+        lines.len() + 2 <= long,
+        "a row of the cut record or after it: {} rows",
+        lines.len()
+    );
+    lines
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_cuts_a_search_that_would_take_years() {
+    let dir = Workdir::new();
+    let long = a_long_record_among_quick_ones(&dir, "in.csv");
+    // 10^15 solutions of the empty grid: years of counting, so the run ends only if
+    // the signal cuts the search.
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        "--keep",
+        "note",
+        "--limit",
+        "1000000000000000",
+        "in.csv",
+        "-o",
+        "out.csv",
+    ];
+    let lines = terminate_during(&dir, &args, "out.csv", long);
+    // The long record opens the second batch, and nothing before it is cut.
+    assert_eq!(lines.len(), BEFORE_LONG);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_record_cut_by_sigterm_is_solved_again_by_resume() {
+    let dir = Workdir::new();
+    let long = a_long_record_among_quick_ones(&dir, "in.csv");
+    // 10^8 solutions of the empty grid: a few seconds of counting (0.7 s for 3 * 10^7
+    // with the release build), the signal's margin; --resume then counts them all.
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        "--keep",
+        "note",
+        "--limit",
+        "100000000",
+        "in.csv",
+        "-o",
+        "out.csv",
+    ];
+    terminate_during(&dir, &args, "out.csv", long);
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    assert_exit(&dir.run(&resumed), 0);
+    let rows = Table::parse(&std::fs::read_to_string(dir.file("out.csv")).unwrap());
+    let lines: Vec<String> = rows.column("line").iter().map(|l| l.to_string()).collect();
+    let all: Vec<String> = (2..=558).map(|l| l.to_string()).collect();
+    assert_eq!(lines, all, "every record once, in order");
+    let row = &rows.rows[long - 2];
+    assert_eq!(
+        (
+            row[rows.col("line")].as_str(),
+            row[rows.col("status")].as_str(),
+            row[rows.col("solutions")].as_str()
+        ),
+        (long.to_string().as_str(), "multiple", "100000000")
+    );
+}
+
 // ---- 5. resume -------------------------------------------------------------------------
 
 /// Interrupt `args` (writing `out`) with `how` once it wrote `bytes`, then resume it.

@@ -97,7 +97,13 @@ impl Columns {
     fn push(&mut self, slot: &Slot, rated: &Rated, rate: TickRate) {
         let ns = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         match rated {
-            Rated::Invalid(reason) => {
+            // The workers here have no stop flag, so no search is cut short; were one,
+            // its row would say so rather than be lost.
+            Rated::Invalid(_) | Rated::Cut => {
+                let reason = match rated {
+                    Rated::Invalid(reason) => reason.as_str(),
+                    _ => crate::solve::CUT,
+                };
                 if slot.missing {
                     self.puzzle.append_null();
                 } else {

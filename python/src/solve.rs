@@ -14,6 +14,10 @@ use bulkdoku::solving::{SolveOptions, Solved, Worker};
 use crate::run::{in_order, Beside, Slot};
 use crate::texts::Texts;
 
+/// The error of a record whose search was given up on a stop request (`Solved::Cut`,
+/// `Rated::Cut`): never, as the workers here have no stop flag.
+pub(crate) const CUT: &str = "the search was stopped before it ended";
+
 /// The columns of `solve`'s table: the CLI's `solve` columns without `file` and
 /// `line` (a row's place is its position: one row per input, in input order), with the
 /// CLI's `rules` and `regions` columns after them when `variant`.
@@ -144,7 +148,9 @@ impl Columns {
             match solved {
                 Solved::Valid { rules: set, .. } => rules.append_value(set.to_string()),
                 Solved::Invalid(_) if record.rules.is_empty() => rules.append_value(default_rules),
-                Solved::Invalid(_) => rules.append_value(String::from_utf8_lossy(&record.rules)),
+                Solved::Invalid(_) | Solved::Cut => {
+                    rules.append_value(String::from_utf8_lossy(&record.rules))
+                }
             }
             match record.regions.is_empty() {
                 true => regions.append_null(),
@@ -152,7 +158,13 @@ impl Columns {
             }
         }
         match solved {
-            Solved::Invalid(reason) => {
+            // The workers here have no stop flag, so no search is cut short; were one,
+            // its row would say so rather than be lost.
+            Solved::Invalid(_) | Solved::Cut => {
+                let reason = match solved {
+                    Solved::Invalid(reason) => reason.as_str(),
+                    _ => CUT,
+                };
                 if slot.missing {
                     self.puzzle.append_null();
                 } else {

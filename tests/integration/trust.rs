@@ -475,6 +475,16 @@ fn terminate_during(dir: &Workdir, args: &[&str], out: &str, long: usize) -> Vec
     lines
 }
 
+/// The run the two SIGTERM tests cut: one thread, the quick records' notes kept (see
+/// [`a_long_record_among_quick_ones`]), `limit` solutions counted at most, from
+/// `in.csv` to `out.csv`.
+#[cfg(unix)]
+fn long_run_args(limit: &str) -> [&str; 11] {
+    [
+        "solve", "-q", "-j", "1", "--keep", "note", "--limit", limit, "in.csv", "-o", "out.csv",
+    ]
+}
+
 #[cfg(unix)]
 #[test]
 fn sigterm_cuts_a_search_that_would_take_years() {
@@ -482,19 +492,7 @@ fn sigterm_cuts_a_search_that_would_take_years() {
     let long = a_long_record_among_quick_ones(&dir, "in.csv");
     // 10^15 solutions of the empty grid: years of counting, so the run ends only if
     // the signal cuts the search.
-    let args = [
-        "solve",
-        "-q",
-        "-j",
-        "1",
-        "--keep",
-        "note",
-        "--limit",
-        "1000000000000000",
-        "in.csv",
-        "-o",
-        "out.csv",
-    ];
+    let args = long_run_args("1000000000000000");
     let lines = terminate_during(&dir, &args, "out.csv", long);
     // The long record opens the second batch, and nothing before it is cut.
     assert_eq!(lines.len(), BEFORE_LONG);
@@ -507,19 +505,7 @@ fn a_record_cut_by_sigterm_is_solved_again_by_resume() {
     let long = a_long_record_among_quick_ones(&dir, "in.csv");
     // 10^8 solutions of the empty grid: a few seconds of counting (0.7 s for 3 * 10^7
     // with the release build), the signal's margin; --resume then counts them all.
-    let args = [
-        "solve",
-        "-q",
-        "-j",
-        "1",
-        "--keep",
-        "note",
-        "--limit",
-        "100000000",
-        "in.csv",
-        "-o",
-        "out.csv",
-    ];
+    let args = long_run_args("100000000");
     terminate_during(&dir, &args, "out.csv", long);
     let mut resumed = args.to_vec();
     resumed.push("--resume");

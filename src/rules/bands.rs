@@ -144,6 +144,26 @@ fn clear_lowest(x: u32) -> u32 {
     x & x.wrapping_sub(1)
 }
 
+/// The places of `w` (three band words) in row, column or box `house` (numbered as
+/// [`Tables::classic`]), as nine bits: bit `k` for the house's `k`-th cell in
+/// increasing order (a row's columns, a column's rows, a box's three rows of three).
+#[inline(always)]
+fn places_pattern(house: usize, w: [u32; 3]) -> usize {
+    let bits = if house < 9 {
+        w[house / 3] >> (9 * (house % 3)) & 0x1FF
+    } else if house < 18 {
+        let column = |b: usize| {
+            let x = w[b] >> (house - 9);
+            x & 1 | x >> 8 & 2 | x >> 16 & 4
+        };
+        column(0) | column(1) << 3 | column(2) << 6
+    } else {
+        let x = w[(house - 18) / 3] >> (3 * ((house - 18) % 3));
+        x & 7 | x >> 6 & 0o70 | x >> 12 & 0o700
+    };
+    bits as usize
+}
+
 /// The rows, columns and boxes (bit `i` for house `i` of [`Variant`]: rows 0-8,
 /// columns 9-17, boxes 18-26) that hold a cell of `cells` (three band words).
 #[inline(always)]
@@ -397,6 +417,12 @@ pub(crate) struct Tables {
     inter: Vec<[[u32; 3]; 3]>,
     /// The rows, columns and boxes, per band.
     classic: [[u32; 3]; 27],
+    /// Under knight or king moves, for [`State::locked_peers`]: per row, column and
+    /// box (as [`Tables::classic`]), and per pattern of a digit's places there (a
+    /// row's nine bits; a column's nine rows; a box's three rows of three), the cells that see every place, per band, where the
+    /// pattern has two places up to the most that scan looks at (else none). One
+    /// lookup instead of finding the places and ANDing their peers.
+    locked: Vec<[[u32; 3]; 512]>,
     /// For each bit of a band word on the main (`[0]`) or anti-diagonal (`[1]`): the
     /// peers of that cell, per band (see [`State::diagonals`]).
     diag_peers: Box<[[[u32; 3]; 27]; 2]>,
@@ -507,6 +533,35 @@ impl Tables {
             windows: v.rules().contains(Rule::Windoku),
             settle_moves,
         };
+        let locked = if moves {
+            let most = if kinds.knight { LOCKED_MAX } else { 3 };
+            (0..27)
+                .map(|i| {
+                    // The house's cells in the order of a pattern's bits.
+                    let cells: [usize; 9] = std::array::from_fn(|k| {
+                        if i < 9 {
+                            9 * i + k
+                        } else if i < 18 {
+                            9 * k + i - 9
+                        } else {
+                            let (band, stack) = ((i - 18) / 3, (i - 18) % 3);
+                            (3 * band + k / 3) * 9 + 3 * stack + k % 3
+                        }
+                    });
+                    std::array::from_fn(|pattern: usize| {
+                        if !(2..=most).contains(&pattern.count_ones()) {
+                            return [0; 3];
+                        }
+                        let seen = (0..9)
+                            .filter(|k| pattern >> k & 1 != 0)
+                            .fold(!0u128, |m, k| m & v.peers[cells[k]]);
+                        split(seen)
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Tables {
             xpeers,
             houses,
@@ -514,6 +569,7 @@ impl Tables {
             xcells,
             inter,
             classic: std::array::from_fn(|h| split(v.houses[h])),
+            locked,
             diag_peers: Box::new(std::array::from_fn(|h| {
                 std::array::from_fn(|i| {
                     let band = DIAG_BAND[h][i];
@@ -1225,11 +1281,7 @@ impl State {
     /// - `MOVES` (knight or king neighbours): [`State::locked_peers`].
     /// - `NC` (non-consecutive): [`State::near_places`].
     #[inline(always)]
-    fn house_places<const MOVES: bool, const NC: bool>(
-        &mut self,
-        t: &Tables,
-        all_peers: &[[u32; 3]; CELLS],
-    ) -> bool {
+    fn house_places<const MOVES: bool, const NC: bool>(&mut self, t: &Tables) -> bool {
         let mut changed = false;
         // The digits between two changed digits' places, for `between_digits`.
         let mut mids = 0u32;
@@ -1269,9 +1321,9 @@ impl State {
                 // Four places or three as a constant each: the counts in
                 // `houses_with_two_to` then need no fifth one under anti-king.
                 changed |= if t.kinds.knight {
-                    self.locked_peers(k, t, all_peers, LOCKED_MAX)
+                    self.locked_peers(k, t, LOCKED_MAX)
                 } else {
-                    self.locked_peers(k, t, all_peers, 3)
+                    self.locked_peers(k, t, 3)
                 };
             }
             self.lseen[k] = start[0];
@@ -1297,14 +1349,12 @@ impl State {
     /// alone the bench's own rate stayed the same within noise); under anti-king alone (7.4 to 7.1 on `data/anti-king_200.txt`) it stays
     /// at three (two only, with the moves taken in settling: 9.97 guesses a puzzle
     /// for 7.37 and 1.15 of the CPU time, `solve -j1` on that file 100 times over).
+    /// The cells that see every place are one lookup in [`Tables::locked`] by the
+    /// house's pattern of places: finding the places, counting them and ANDing their
+    /// peers was about a third of the time on anti-knight puzzles (with the table,
+    /// `solve -j1` on that set ten times over takes 0.90 of the CPU time).
     #[inline(always)]
-    fn locked_peers(
-        &mut self,
-        k: usize,
-        t: &Tables,
-        all_peers: &[[u32; 3]; CELLS],
-        most: u32,
-    ) -> bool {
+    fn locked_peers(&mut self, k: usize, t: &Tables, most: u32) -> bool {
         let mut changed = false;
         // Only the houses with a cell changed since the last scan began (`lseen`):
         // one whose places are as they were then has nothing new, since the cells
@@ -1320,17 +1370,13 @@ impl State {
                 self.cand[k + 2] ^ self.lseen[k + 2],
             ]) & houses_with_two_to([self.cand[k], self.cand[k + 1], self.cand[k + 2]], most);
         while todo != 0 {
-            let h = &t.classic[todo.trailing_zeros() as usize];
+            let house = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             let w = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
-            let p = [w[0] & h[0], w[1] & h[1], w[2] & h[2]];
             // (A house with a placed cell has it for its only place by now: the
-            // cheaper steps, settling first, have found nothing more.)
-            let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
-            if !(2..=most).contains(&n) {
-                continue;
-            }
-            let seen = seen_by_all(all_peers, p);
+            // cheaper steps, settling first, have found nothing more.) By the entry of
+            // the house's pattern of places (none outside two to `most` places).
+            let seen = t.locked[house][places_pattern(house, w)];
             for b in 0..3 {
                 let gone = w[b] & seen[b] & self.unsolved[b];
                 if gone != 0 {
@@ -1654,12 +1700,12 @@ impl State {
             }
             let scan = if NC {
                 if t.kinds.moves {
-                    self.house_places::<true, true>(t, all_peers)
+                    self.house_places::<true, true>(t)
                 } else {
-                    self.house_places::<false, true>(t, all_peers)
+                    self.house_places::<false, true>(t)
                 }
             } else {
-                t.kinds.moves && self.house_places::<true, false>(t, all_peers)
+                t.kinds.moves && self.house_places::<true, false>(t)
             };
             if scan {
                 continue;
@@ -2784,6 +2830,55 @@ mod tests {
         }
     }
 
+    /// The locked candidates' tables hold, for every row, column and box and every
+    /// pattern of places there, the common peers of the places (none outside two to
+    /// the scan's most), and `places_pattern` reads a house's pattern from random words.
+    #[test]
+    fn locked_tables_hold_the_common_peers_of_each_pattern() {
+        let mut rng = Rng::new(18);
+        for rules in [
+            "anti-king",
+            "anti-knight",
+            "x,anti-knight",
+            "windoku,anti-king",
+            "anti-king,anti-knight,non-consecutive",
+        ] {
+            let v = Variant::new(rules.parse().unwrap(), None).unwrap();
+            let t = Tables::new(&v);
+            let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
+            let mut nonempty = 0;
+            for house in 0..27 {
+                let cells: Vec<usize> = crate::rules::table::cells(v.houses[house]).collect();
+                for pattern in 0..512usize {
+                    let places: Vec<usize> = (0..9)
+                        .filter(|k| pattern >> k & 1 != 0)
+                        .map(|k| cells[k])
+                        .collect();
+                    let want = if (2..=most as usize).contains(&places.len()) {
+                        split(places.iter().fold(!0u128, |m, &c| m & v.peers[c]))
+                    } else {
+                        [0; 3]
+                    };
+                    assert_eq!(t.locked[house][pattern], want, "{rules}: {places:?}");
+                    nonempty += usize::from(want != [0; 3]);
+                }
+                // The pattern of random words' places in the house.
+                for _ in 0..200 {
+                    let w: [u32; 3] = std::array::from_fn(|_| rng.next_u64() as u32 & BAND);
+                    let all = u128::from(w[0]) | u128::from(w[1]) << 27 | u128::from(w[2]) << 54;
+                    let want = (0..9)
+                        .filter(|&k| all >> cells[k] & 1 != 0)
+                        .fold(0, |m, k| m | 1 << k);
+                    assert_eq!(places_pattern(house, w), want, "{rules}: house {house}");
+                }
+            }
+            assert!(
+                nonempty > 1000,
+                "{rules}: {nonempty} patterns with a common peer"
+            );
+        }
+    }
+
     /// `seen_by_all` is the common part of the places' peer sets, for two to four
     /// places anywhere on the board, under rules with extra peers and without.
     #[test]
@@ -2894,7 +2989,7 @@ mod tests {
                     let mut s = start;
                     for d in 0..9 {
                         let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
-                        s.locked_peers(d * 3, t, peers, most);
+                        s.locked_peers(d * 3, t, most);
                     }
                     assert!(keeps(&s, &sol), "{rules} locked peers\n{sol}");
                     removed[2] += candidates(&start) - candidates(&s);

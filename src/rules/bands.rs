@@ -395,6 +395,19 @@ pub(crate) struct Kinds {
     settle_moves: u8,
 }
 
+impl Kinds {
+    /// The most places of a digit in a row, column or box that the locked candidates
+    /// through knight and king moves look at ([`State::locked_peers`]): four under
+    /// anti-knight, else three.
+    fn locked_most(&self) -> u32 {
+        if self.knight {
+            LOCKED_MAX
+        } else {
+            3
+        }
+    }
+}
+
 /// The band tables of one rule set (boxes kept), built once per rule set.
 #[derive(Clone)]
 pub(crate) struct Tables {
@@ -534,20 +547,12 @@ impl Tables {
             settle_moves,
         };
         let locked = if moves {
-            let most = if kinds.knight { LOCKED_MAX } else { 3 };
-            (0..27)
-                .map(|i| {
-                    // The house's cells in the order of a pattern's bits.
-                    let cells: [usize; 9] = std::array::from_fn(|k| {
-                        if i < 9 {
-                            9 * i + k
-                        } else if i < 18 {
-                            9 * k + i - 9
-                        } else {
-                            let (band, stack) = ((i - 18) / 3, (i - 18) % 3);
-                            (3 * band + k / 3) * 9 + 3 * stack + k % 3
-                        }
-                    });
+            let most = kinds.locked_most();
+            v.houses[..27]
+                .iter()
+                .map(|&house| {
+                    // The house's cells in increasing order: a pattern's bits.
+                    let cells: Vec<usize> = super::table::cells(house).collect();
                     std::array::from_fn(|pattern: usize| {
                         if !(2..=most).contains(&pattern.count_ones()) {
                             return [0; 3];
@@ -2845,7 +2850,7 @@ mod tests {
         ] {
             let v = Variant::new(rules.parse().unwrap(), None).unwrap();
             let t = Tables::new(&v);
-            let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
+            let most = t.kinds.locked_most();
             let mut nonempty = 0;
             for house in 0..27 {
                 let cells: Vec<usize> = crate::rules::table::cells(v.houses[house]).collect();
@@ -2988,7 +2993,7 @@ mod tests {
                 if t.kinds.moves {
                     let mut s = start;
                     for d in 0..9 {
-                        let most = if t.kinds.knight { LOCKED_MAX } else { 3 };
+                        let most = t.kinds.locked_most();
                         s.locked_peers(d * 3, t, most);
                     }
                     assert!(keeps(&s, &sol), "{rules} locked peers\n{sol}");

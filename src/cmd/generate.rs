@@ -5,10 +5,11 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use anyhow::bail;
 use bulkdoku::generate::{self, Rng};
+use bulkdoku::output::file::Output;
 use bulkdoku::output::ratings::tenths_text;
 use bulkdoku::pipeline;
 use bulkdoku::rate::Rater;
@@ -17,7 +18,8 @@ use bulkdoku::solver::Solver;
 use clap::ValueEnum;
 
 use crate::cli::{OutputArgs, RulesArgs, ThreadArgs};
-use crate::cmd::{check_output, with_output};
+use crate::cmd::check_output;
+use crate::signals::Signals;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -116,10 +118,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--er rates classic Sudoku; it does not go with --rules {rules}");
     }
     let pool = pipeline::thread_pool(args.threads.get())?;
-    with_output(args.output.output.as_deref(), |out| {
-        write_puzzles(&args, &pool, out)
-    })?;
+    // SIGINT and SIGTERM stop the making: the puzzles made so far are written, in
+    // order, and kept in `.partial`; the output's name is left as it was.
+    let signals = Signals::install();
+    let stop = signals.flag();
+    let path = args.output.output.as_deref();
+    let output = Output::create(path)?;
+    let mut out = bulkdoku::output::buffered(output.writer()?);
+    let made = write_puzzles(&args, &pool, &mut out, &stop)?;
+    out.flush()?;
+    drop(out);
+    if let (Made::Cut(n), Some(code)) = (made, signals.exit_code()) {
+        match output.keep_partial(|file| Ok(((), file.metadata()?.len())))? {
+            Some((partial, ())) => crate::say!(
+                "bulkdoku: interrupted: {} is unchanged; the first {n} puzzles of the seed \
+                 are in {}",
+                path.map_or_else(String::new, |p| p.display().to_string()),
+                partial.display()
+            ),
+            None => crate::say!("bulkdoku: interrupted after the first {n} puzzles of the seed"),
+        }
+        return Ok(code);
+    }
+    output.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the making ended.
+#[derive(Clone, Copy)]
+enum Made {
+    /// Every puzzle asked for was written.
+    All,
+    /// A signal stopped it after this many puzzles were written.
+    Cut(u64),
 }
 
 /// The `#` line naming the command, then the puzzles, one per line; or CSV.
@@ -127,7 +158,8 @@ fn write_puzzles(
     args: &Args,
     pool: &rayon::ThreadPool,
     out: &mut (dyn Write + Send),
-) -> anyhow::Result<()> {
+    stop: &AtomicBool,
+) -> anyhow::Result<Made> {
     let rules = args.rules.rules;
     let command = if let Some((lo, hi)) = args.er {
         format!(
@@ -166,9 +198,11 @@ fn write_puzzles(
         GenerateFormat::Csv => writeln!(out, "puzzle,solution,rules,regions")?,
     }
     if let Some(range) = args.er {
-        return write_rated(args, range, pool, out);
+        return write_rated(args, range, pool, out, stop);
     }
     let mut next = 0u64;
+    let mut written = 0u64;
+    let mut cut = false;
     let seed = args.seed;
     let total = args.count;
     let format = args.format;
@@ -177,6 +211,11 @@ fn write_puzzles(
             BATCH,
             |batch: &mut Vec<u64>| -> anyhow::Result<()> {
                 batch.clear();
+                if next < total && stop.load(Ordering::Relaxed) {
+                    // No more batches: those under way are still written.
+                    cut = true;
+                    return Ok(());
+                }
                 while batch.len() < BATCH && next < total {
                     batch.push(next);
                     next += 1;
@@ -205,11 +244,13 @@ fn write_puzzles(
                 for one in made {
                     let one = one.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
                     write_one(out, one, rules, format)?;
+                    written += 1;
                 }
                 Ok(())
             },
         )
-    })
+    })?;
+    Ok(if cut { Made::Cut(written) } else { Made::All })
 }
 
 /// Puzzles whose ER lies in `lo..=hi` (tenths): candidates `0, 1, 2...` of the seed,
@@ -220,15 +261,21 @@ fn write_rated(
     (lo, hi): (u8, u8),
     pool: &rayon::ThreadPool,
     out: &mut (dyn Write + Send),
-) -> anyhow::Result<()> {
+    stop: &AtomicBool,
+) -> anyhow::Result<Made> {
     let (seed, total, tries, format) = (args.seed, args.count, args.tries, args.format);
     let found = AtomicU64::new(0);
     let mut next = 0u64;
+    let mut cut = false;
     pool.install(|| {
         pipeline::ordered_map(
             BATCH,
             |batch: &mut Vec<u64>| -> anyhow::Result<()> {
                 batch.clear();
+                if stop.load(Ordering::Relaxed) {
+                    cut = true;
+                    return Ok(());
+                }
                 while batch.len() < BATCH && next < tries && found.load(Ordering::Relaxed) < total {
                     batch.push(next);
                     next += 1;
@@ -264,6 +311,9 @@ fn write_rated(
         )
     })?;
     let found = found.into_inner();
+    if cut && found < total {
+        return Ok(Made::Cut(found));
+    }
     if found < total {
         bail!(
             "found {found} of {total} puzzles with ER in {}..{} among {tries} candidates \
@@ -272,7 +322,7 @@ fn write_rated(
             tenths_text(hi)
         );
     }
-    Ok(())
+    Ok(Made::All)
 }
 
 /// One generated puzzle in `format`.

@@ -65,3 +65,55 @@ fn output_file_solves_with_solve() {
     assert_eq!(t.rows.len(), 25);
     assert!(t.column("status").iter().all(|&s| s == "unique"));
 }
+
+/// SIGTERM stops a long run at the next batch: exit 143, the output's name left as
+/// it was, no lock left, and the puzzles made so far whole and in order in `.partial`
+/// (the first ones of the seed, as a shorter run makes them), named on stderr.
+#[cfg(unix)]
+#[test]
+fn a_signal_keeps_the_puzzles_made_so_far() {
+    use std::time::{Duration, Instant};
+
+    use crate::trust::{finish, signal, spawn};
+
+    let dir = Workdir::new();
+    let args = [
+        "generate",
+        "-n",
+        "100000000",
+        "--seed",
+        "5",
+        "-o",
+        "big.txt",
+    ];
+    let child = spawn(&dir, &args, None);
+    let partial = dir.file("big.txt.partial");
+    let start = Instant::now();
+    // Past the header: some batches written.
+    while std::fs::metadata(&partial).map_or(0, |m| m.len()) < 100_000 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no puzzles within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    signal(&child, "TERM");
+    let (code, err, _) = finish(child);
+    assert_eq!(code, Some(143), "{err}");
+    assert!(
+        !dir.file("big.txt").exists(),
+        "the output's name was written"
+    );
+    assert!(!dir.file("big.txt.lock").exists(), "the lock was left");
+    let text = std::fs::read_to_string(&partial).unwrap();
+    assert!(text.ends_with('\n'), "a torn last line");
+    let kept: Vec<&str> = text.lines().skip(1).collect();
+    assert!(kept.len() >= 1000, "{} puzzles", kept.len());
+    assert!(
+        err.contains(&format!("the first {} puzzles", kept.len())),
+        "{err}"
+    );
+    let n = kept.len().to_string();
+    let again = generate(&dir, &["-n", &n, "--seed", "5"]);
+    assert_eq!(again.lines().skip(1).collect::<Vec<_>>(), kept);
+}

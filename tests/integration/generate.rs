@@ -72,9 +72,7 @@ fn output_file_solves_with_solve() {
 #[cfg(unix)]
 #[test]
 fn a_signal_keeps_the_puzzles_made_so_far() {
-    use std::time::{Duration, Instant};
-
-    use crate::trust::{finish, signal, spawn};
+    use crate::trust::{finish, signal, spawn, wait_for_bytes};
 
     let dir = Workdir::new();
     let args = [
@@ -87,16 +85,8 @@ fn a_signal_keeps_the_puzzles_made_so_far() {
         "big.txt",
     ];
     let child = spawn(&dir, &args, None);
-    let partial = dir.file("big.txt.partial");
-    let start = Instant::now();
     // Past the header: some batches written.
-    while std::fs::metadata(&partial).map_or(0, |m| m.len()) < 100_000 {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no puzzles within a minute"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_bytes(&dir.file("big.txt"), 100_000);
     signal(&child, "TERM");
     let (code, err, _) = finish(child);
     assert_eq!(code, Some(143), "{err}");
@@ -105,7 +95,7 @@ fn a_signal_keeps_the_puzzles_made_so_far() {
         "the output's name was written"
     );
     assert!(!dir.file("big.txt.lock").exists(), "the lock was left");
-    let text = std::fs::read_to_string(&partial).unwrap();
+    let text = std::fs::read_to_string(dir.file("big.txt.partial")).unwrap();
     assert!(text.ends_with('\n'), "a torn last line");
     let kept: Vec<&str> = text.lines().skip(1).collect();
     assert!(kept.len() >= 1000, "{} puzzles", kept.len());

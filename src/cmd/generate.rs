@@ -129,14 +129,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     drop(out);
     if let (Made::Cut(n), Some(code)) = (made, signals.exit_code()) {
+        // What they are: the seed's first ones (in the ER range, with `--er`).
+        let which = match args.er {
+            Some((lo, hi)) => format!(
+                "the first {n} puzzles of the seed with ER in {}..{}",
+                tenths_text(lo),
+                tenths_text(hi)
+            ),
+            None => format!("the first {n} puzzles of the seed"),
+        };
         match output.keep_partial(|file| Ok(((), file.metadata()?.len())))? {
             Some((partial, ())) => crate::say!(
-                "bulkdoku: interrupted: {} is unchanged; the first {n} puzzles of the seed \
-                 are in {}",
+                "bulkdoku: interrupted: {} is unchanged; {which} are in {}",
                 path.map_or_else(String::new, |p| p.display().to_string()),
                 partial.display()
             ),
-            None => crate::say!("bulkdoku: interrupted after the first {n} puzzles of the seed"),
+            None => crate::say!("bulkdoku: interrupted after {which}"),
         }
         return Ok(code);
     }

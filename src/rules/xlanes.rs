@@ -2950,6 +2950,27 @@ mod tests {
         assert!(claimed > 500, "{claimed}");
     }
 
+    /// `rule` on the words `w` on every layout this CPU has: the words of the plain
+    /// layout, after checking that the vector layouts give the same.
+    macro_rules! on_every_layout {
+        ($rule:ident, $w:expr) => {{
+            let w = &$w;
+            let plain = $rule(Packed::<Plain>::from_words(w)).to_words();
+            #[cfg(target_arch = "x86_64")]
+            {
+                if avx512::available() {
+                    let got = $rule(Packed::<avx512::Avx512>::from_words(w)).to_words();
+                    assert_eq!(got, plain, "{w:?}");
+                }
+                if avx2::available() {
+                    let got = $rule(avx2::Banded::from_words(w)).to_words();
+                    assert_eq!(got, plain, "{w:?}");
+                }
+            }
+            plain
+        }};
+    }
+
     /// Runs `check` on `rounds` random word sets drawn from `Rng::new(seed)`, and adds
     /// up what it counts. The sets grow denser and sparser in a cycle of `levels`
     /// rounds (a bit is set with chance `round % levels + 1` in `scale`), so that the
@@ -3003,19 +3024,7 @@ mod tests {
         }
         let found = on_random_words(41, 500, 30, 6, |w| {
             let want = want(&w);
-            let plain = king_moves(Packed::<Plain>::from_words(&w)).to_words();
-            assert_eq!(plain, want, "{w:?}");
-            #[cfg(target_arch = "x86_64")]
-            {
-                if avx512::available() {
-                    let got = king_moves(Packed::<avx512::Avx512>::from_words(&w)).to_words();
-                    assert_eq!(got, want, "{w:?}");
-                }
-                if avx2::available() {
-                    let got = king_moves(avx2::Banded::from_words(&w)).to_words();
-                    assert_eq!(got, want, "{w:?}");
-                }
-            }
+            assert_eq!(on_every_layout!(king_moves, w), want, "{w:?}");
             want.iter().flatten().filter(|&&x| x != 0).count()
         });
         assert!(found > 1000, "{found}");
@@ -3070,18 +3079,7 @@ mod tests {
     fn king_columns_is_its_definition() {
         let found = on_random_words(47, 400, 20, 8, |w| {
             let mut found = 0;
-            let plain = king_columns(Packed::<Plain>::from_words(&w)).to_words();
-            #[cfg(target_arch = "x86_64")]
-            {
-                if avx512::available() {
-                    let got = king_columns(Packed::<avx512::Avx512>::from_words(&w)).to_words();
-                    assert_eq!(got, plain, "{w:?}");
-                }
-                if avx2::available() {
-                    let got = king_columns(avx2::Banded::from_words(&w)).to_words();
-                    assert_eq!(got, plain, "{w:?}");
-                }
-            }
+            let plain = on_every_layout!(king_columns, w);
             for d in 0..9 {
                 let places = |c: usize| {
                     (0..CELLS).filter(move |&p| p % 9 == c && w[p / 27][d] >> (p % 27) & 1 != 0)

@@ -9,6 +9,18 @@ use super::board::Board;
 use super::hint::Hint;
 use super::{aligned, chains, dynamic, fish, links, singles, uniqueness, wings};
 
+/// The first of the expressions (each an `Option`) that is `Some`, tried in turn.
+macro_rules! first {
+    ($($e:expr),+ $(,)?) => {{
+        $(
+            if let Some(hint) = $e {
+                return Some(hint);
+            }
+        )+
+        None
+    }};
+}
+
 /// The buffers the producers keep between steps and puzzles (one set per thread).
 #[derive(Debug, Default)]
 pub struct Producers {
@@ -37,40 +49,45 @@ impl Producers {
             dynamic,
             aligned,
         } = self;
-        singles::hidden_single(b)
-            .or_else(|| singles::locking(b, true, no_locking))
-            .or_else(|| singles::hidden_set(b, 2, true))
-            .or_else(|| singles::naked_single(b))
-            .or_else(|| singles::hidden_set(b, 3, true))
-            .or_else(|| singles::locking(b, false, no_locking))
-            .or_else(|| singles::naked_set(b, 2))
-            .or_else(|| fish::fish(b, 2, no_fish))
-            .or_else(|| singles::hidden_set(b, 2, false))
-            .or_else(|| singles::naked_set(b, 3))
-            .or_else(|| fish::fish(b, 3, no_fish))
-            .or_else(|| singles::hidden_set(b, 3, false))
-            .or_else(|| links::n_links(b, buf, 2, no_chains))
-            .or_else(|| wings::xy_wing(b, false))
-            .or_else(|| wings::xy_wing(b, true))
-            .or_else(|| uniqueness::unique_loops(b))
-            .or_else(|| singles::naked_set(b, 4))
-            .or_else(|| fish::fish(b, 4, no_fish))
-            .or_else(|| singles::hidden_set(b, 4, false))
-            .or_else(|| links::n_links(b, buf, 3, no_chains))
-            .or_else(|| wings::als_wing(b, 3, no_wings))
-            .or_else(|| uniqueness::bug(b))
-            .or_else(|| links::n_links(b, buf, 4, no_chains))
-            .or_else(|| wings::als_wing(b, 4, no_wings))
-            .or_else(|| aligned.hint(b, 2))
-            .or_else(|| wings::als_wing(b, 5, no_wings))
-            .or_else(|| chains.cycles_and_forcing_chains(b))
-            .or_else(|| wings::als_wing(b, 6, no_wings))
-            .or_else(|| aligned.hint(b, 3))
-            .or_else(|| dynamic.hint(b, dynamic::Kind::Nishio))
-            .or_else(|| multiple.cell_and_region_chains(b, chains))
-            .or_else(|| dynamic.hint(b, dynamic::Kind::Dynamic))
-            .or_else(|| dynamic.hint(b, dynamic::Kind::DynamicPlus))
-            .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(2)))
-            .or_else(|| dynamic.hint(b, dynamic::Kind::Nested(3)))
+        // Each producer in turn, the first hint returned at once (an `or_else` chain
+        // moved the hint, 170 bytes, through every later link: a third of the time
+        // on puzzles of singles).
+        first! {
+            singles::hidden_single(b),
+            singles::locking(b, true, no_locking),
+            singles::hidden_set(b, 2, true),
+            singles::naked_single(b),
+            singles::hidden_set(b, 3, true),
+            singles::locking(b, false, no_locking),
+            singles::naked_set(b, 2),
+            fish::fish(b, 2, no_fish),
+            singles::hidden_set(b, 2, false),
+            singles::naked_set(b, 3),
+            fish::fish(b, 3, no_fish),
+            singles::hidden_set(b, 3, false),
+            links::n_links(b, buf, 2, no_chains),
+            wings::xy_wing(b, false),
+            wings::xy_wing(b, true),
+            uniqueness::unique_loops(b),
+            singles::naked_set(b, 4),
+            fish::fish(b, 4, no_fish),
+            singles::hidden_set(b, 4, false),
+            links::n_links(b, buf, 3, no_chains),
+            wings::als_wing(b, 3, no_wings),
+            uniqueness::bug(b),
+            links::n_links(b, buf, 4, no_chains),
+            wings::als_wing(b, 4, no_wings),
+            aligned.hint(b, 2),
+            wings::als_wing(b, 5, no_wings),
+            chains.cycles_and_forcing_chains(b),
+            wings::als_wing(b, 6, no_wings),
+            aligned.hint(b, 3),
+            dynamic.hint(b, dynamic::Kind::Nishio),
+            multiple.cell_and_region_chains(b, chains),
+            dynamic.hint(b, dynamic::Kind::Dynamic),
+            dynamic.hint(b, dynamic::Kind::DynamicPlus),
+            dynamic.hint(b, dynamic::Kind::Nested(2)),
+            dynamic.hint(b, dynamic::Kind::Nested(3)),
+        }
     }
 }

@@ -14,6 +14,9 @@ pub const HOUSES: [[u8; 9]; 27] = houses();
 /// Each house as a cell set.
 pub const HOUSE_MASK: [Cells; 27] = house_masks();
 
+/// Each cell's box, row and column (house numbers, as in [`HOUSES`]).
+pub const CELL_HOUSES: [[u8; 3]; 81] = cell_houses();
+
 /// The 20 peers of each cell as a cell set.
 pub const PEERS: [Cells; 81] = peers();
 

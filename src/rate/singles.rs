@@ -95,7 +95,7 @@ impl NoLocking {
 /// which is then placed. Digits remembered in `none` are skipped (a digit without
 /// any leaves the first hint of the scan).
 pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
-    use super::board::HOUSE_MASK;
+    use super::board::{CELL_HOUSES, HOUSE_MASK};
     let (none, form) = (&mut none.0, direct as usize);
     for &(t1, t2) in &LOCK_PAIRS {
         for d in 1..=9u8 {
@@ -109,46 +109,47 @@ pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
                 if p1.count_ones() < 2 {
                     continue;
                 }
-                for i2 in 0..9 {
-                    let r2 = t2 + i2;
-                    if !crosses(r1, r2) || p1 & !HOUSE_MASK[r2] != 0 {
+                // The one house of the other kind that holds all of them, if any
+                // (two cells share at most one): the house of the first.
+                let first = p1.trailing_zeros() as usize;
+                let r2 = usize::from(CELL_HOUSES[first][t2 / 9]);
+                if p1 & !HOUSE_MASK[r2] != 0 {
+                    continue;
+                }
+                let removed = dm & HOUSE_MASK[r2] & !HOUSE_MASK[r1];
+                if removed == 0 {
+                    continue;
+                }
+                if !direct {
+                    let (name, diff) = if t1 == 0 {
+                        ("Pointing", 26)
+                    } else {
+                        ("Claiming", 28)
+                    };
+                    let mut h = Hint::new(name, diff);
+                    h.elim[(d - 1) as usize] = removed;
+                    return Some(h);
+                }
+                for i3 in 0..9 {
+                    let r3 = t1 + i3;
+                    if i3 == i1 || !crosses(r3, r2) {
                         continue;
                     }
-                    let removed = dm & HOUSE_MASK[r2] & !HOUSE_MASK[r1];
-                    if removed == 0 {
+                    let p3 = dm & HOUSE_MASK[r3];
+                    if p3.count_ones() < 2 {
                         continue;
                     }
-                    if !direct {
+                    let rest = p3 & !HOUSE_MASK[r2];
+                    if rest.count_ones() == 1 {
                         let (name, diff) = if t1 == 0 {
-                            ("Pointing", 26)
+                            ("Direct Pointing", 17)
                         } else {
-                            ("Claiming", 28)
+                            ("Direct Claiming", 19)
                         };
-                        let mut h = Hint::new(name, diff);
-                        h.elim[(d - 1) as usize] = removed;
-                        return Some(h);
-                    }
-                    for i3 in 0..9 {
-                        let r3 = t1 + i3;
-                        if i3 == i1 || !crosses(r3, r2) {
-                            continue;
-                        }
-                        let p3 = dm & HOUSE_MASK[r3];
-                        if p3.count_ones() < 2 {
-                            continue;
-                        }
-                        let rest = p3 & !HOUSE_MASK[r2];
-                        if rest.count_ones() == 1 {
-                            let (name, diff) = if t1 == 0 {
-                                ("Direct Pointing", 17)
-                            } else {
-                                ("Direct Claiming", 19)
-                            };
-                            // Sudoku Explainer's direct hints only place the
-                            // single; the pointing's eliminations stay on the grid.
-                            let cell = rest.trailing_zeros() as usize;
-                            return Some(Hint::placing(name, diff, cell, d));
-                        }
+                        // Sudoku Explainer's direct hints only place the
+                        // single; the pointing's eliminations stay on the grid.
+                        let cell = rest.trailing_zeros() as usize;
+                        return Some(Hint::placing(name, diff, cell, d));
                     }
                 }
             }
@@ -156,6 +157,37 @@ pub fn locking(b: &Board, direct: bool, none: &mut NoLocking) -> Option<Hint> {
     }
     none.remember_all(form, b.digit);
     None
+}
+
+/// The `k`-subsets of the bits of `mask` (nine bits), in increasing numeric order:
+/// [`combos`] restricted to `mask`, without walking the combinations that leave it
+/// (the next subset of as many positions of `mask`, by Gosper's rule, each position
+/// then put on its bit of `mask`, which keeps the order).
+pub fn subsets_of(mask: u32, k: u32) -> impl Iterator<Item = u32> {
+    let n = mask.count_ones();
+    let end = 1u32 << n;
+    let mut x = if k == 0 || k > n {
+        end
+    } else {
+        (1u32 << k) - 1
+    };
+    std::iter::from_fn(move || {
+        if x >= end {
+            return None;
+        }
+        let (mut m, mut pos, mut set) = (mask, x, 0u32);
+        while pos != 0 {
+            if pos & 1 != 0 {
+                set |= m & m.wrapping_neg();
+            }
+            pos >>= 1;
+            m &= m - 1;
+        }
+        let low = x & x.wrapping_neg();
+        let r = x + low;
+        x = (((r ^ x) >> 2) / low) | r;
+        Some(set)
+    })
 }
 
 /// The k-subsets of 0..9 as bit masks, in increasing numeric order (Sudoku
@@ -212,10 +244,7 @@ pub fn hidden_set(b: &Board, degree: u32, direct: bool) -> Option<Hint> {
         if usable.count_ones() < degree {
             continue;
         }
-        for set in combos(degree) {
-            if set & !usable != 0 {
-                continue;
-            }
+        for set in subsets_of(usable, degree) {
             let mut union = 0u128;
             for di in bits(set) {
                 union |= pos[di];

@@ -605,3 +605,14 @@ pub(super) fn apply_step(b: &mut Board, s: &super::Step) {
         b.place(usize::from(c), d);
     }
 }
+
+#[test]
+fn subsets_of_a_mask_are_the_combinations_inside_it_in_order() {
+    for mask in 0..512u32 {
+        for k in 1..=6 {
+            let want: Vec<u32> = singles::combos(k).filter(|&s| s & !mask == 0).collect();
+            let got: Vec<u32> = singles::subsets_of(mask, k).collect();
+            assert_eq!(got, want, "mask {mask:09b}, k {k}");
+        }
+    }
+}

@@ -308,10 +308,7 @@ pub fn naked_set(b: &Board, degree: u32) -> Option<Hint> {
         if usable.count_ones() < degree {
             continue;
         }
-        for set in combos(degree) {
-            if set & !usable != 0 {
-                continue;
-            }
+        for set in subsets_of(usable, degree) {
             let mut union = 0u16;
             for i in bits(set) {
                 union |= b.cand[HOUSES[h][i] as usize];

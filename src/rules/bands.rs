@@ -44,12 +44,16 @@
 //!   [`State::diagonals`] does this with fixed masks (a diagonal's part of a band lies
 //!   in one box), and also claims: a digit whose places on a diagonal all lie in one
 //!   box leaves the rest of that box.
-//! - Under knight or king rules, locked candidates through the extra peers for rows,
-//!   columns and boxes: a cell that sees every place left for a digit in a row, column
-//!   or box (two or three places, four under anti-knight; some of them by a knight's
-//!   or king's move) loses the digit. Here and in the extra houses, the cells that see
-//!   every place are the common part of the places' peer sets, taken by
-//!   [`seen_by_all`] without a loop per place.
+//! - Under king rules without knight rules, locked candidates through the extra peers
+//!   for rows, columns and boxes: a cell that sees every place left for a digit in a
+//!   row, column or box (two or three places; some of them by a king's move) loses
+//!   the digit. Here and in the extra houses, the cells that see every place are the
+//!   common part of the places' peer sets, taken by [`seen_by_all`] without a loop
+//!   per place.
+//! - Under knight rules, once the rest stalls, each digit keeps only the cells on one
+//!   of its whole placements still open ([`super::placements`]: one cell a row,
+//!   column, box and extra house, no two peers), which finds all the locked
+//!   candidates above find and more; the lists live in [`Work`]'s frames.
 //! - Under non-consecutive, what every place left for a digit `d` in a row, column or
 //!   box implies: a cell that is one of the places or next to it, for every place,
 //!   cannot hold `d ± 1` (two places side by side both lose `d ± 1`; two places one
@@ -80,6 +84,7 @@
 use crate::grid::{Grid, CELLS};
 use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 
+use super::placements::{whole_placements, Filtered, Frames};
 use super::table::{HouseKind, Variant};
 use super::Rule;
 use super::Vectors;
@@ -388,6 +393,14 @@ pub(crate) struct Kinds {
     /// The windows: pointing into them is [`window_pointing`]'s, on row words,
     /// instead of entries of [`Tables::inter`].
     windows: bool,
+    /// Knight moves: after the other inferences stall, each digit's candidates
+    /// keep only the cells on one of its whole placements still open
+    /// ([`super::placements`]). That finds everything the locked candidates through
+    /// the moves find (they look at one digit too), so they are left out.
+    placements: bool,
+    /// The locked candidates through knight or king moves run
+    /// ([`State::house_places`]): under `moves` without `placements`.
+    locked: bool,
     /// King moves (bit 0) and knight moves (bit 1) of the rule set: settling takes a
     /// placed digit from the cells they reach, by shifts ([`move_cells`],
     /// [`State::settle`]), and [`Tables::xpeers`] leaves them out ([`State::place_extra`]
@@ -544,6 +557,8 @@ impl Tables {
             x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
             x_alone: v.rules() == super::RuleSet::only(Rule::X),
             windows: v.rules().contains(Rule::Windoku),
+            placements: v.rules().contains(Rule::AntiKnight),
+            locked: moves && !v.rules().contains(Rule::AntiKnight),
             settle_moves,
         };
         let locked = if moves {
@@ -645,6 +660,9 @@ pub(crate) struct State {
     /// The cell (`band * 27 + cell`) of the guess that made this position (either
     /// side), 255 at the root: a dead position counts against it.
     last: u8,
+    /// Under [`Kinds::placements`], the level of [`Frames`] with this position's
+    /// placement lists (or a position's before it, a superset).
+    plevel: u16,
 }
 
 impl State {
@@ -662,6 +680,7 @@ impl State {
             xdone: [0; 3],
             dirty: (1 << 27) - 1,
             last: 255,
+            plevel: 0,
         };
         // The givens per digit (index 0: the empty cells) and band, then each slot's
         // word at once: no branch per cell, which mispredicted often.
@@ -1704,13 +1723,13 @@ impl State {
                 continue;
             }
             let scan = if NC {
-                if t.kinds.moves {
+                if t.kinds.locked {
                     self.house_places::<true, true>(t)
                 } else {
                     self.house_places::<false, true>(t)
                 }
             } else {
-                t.kinds.moves && self.house_places::<true, false>(t)
+                t.kinds.locked && self.house_places::<true, false>(t)
             };
             if scan {
                 continue;
@@ -2084,6 +2103,13 @@ struct Branch {
     other: Option<(usize, usize)>,
 }
 
+/// What a search works in: its stack and, under [`Kinds::placements`], the digits'
+/// open placements.
+struct Work<'a> {
+    stack: &'a mut Vec<State>,
+    frames: Option<&'a mut Frames>,
+}
+
 /// When a search gives up before its end: once it has made more than `budget` guesses
 /// (the guesses it returns then exceed it), and before a guess once `stop` is set.
 #[derive(Clone, Copy)]
@@ -2099,11 +2125,12 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     t: &Tables,
     all_peers: &[[u32; 3]; CELLS],
     grid: &Grid,
-    stack: &mut Vec<State>,
+    w: Work<'_>,
     limit: u64,
     give_up: GiveUp<'_>,
     found: &mut dyn FnMut(Grid),
 ) -> (u64, u64) {
+    let Work { stack, mut frames } = w;
     stack.clear();
     let (mut solutions, mut guesses) = (0, 0);
     let Some(mut cur) = State::start::<MV>(grid) else {
@@ -2113,11 +2140,32 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
     // `State::busiest_cell`).
     let mut failures = [0u32; CELLS];
     let mut failed = 0u32;
+    // The position has no placement lists of its own yet (see `Frames::filter`).
+    let mut fresh = true;
     loop {
-        if cur
-            .propagate::<HOUSES, PEERS, NC, X, MV>(t, all_peers)
-            .is_err()
-        {
+        let alive = loop {
+            if cur
+                .propagate::<HOUSES, PEERS, NC, X, MV>(t, all_peers)
+                .is_err()
+            {
+                break false;
+            }
+            let Some(f) = frames.as_deref_mut() else {
+                break true;
+            };
+            if cur.is_solved() {
+                break true;
+            }
+            let (level, found) = f.filter(&mut cur.cand, cur.plevel, fresh);
+            cur.plevel = level;
+            fresh = false;
+            match found {
+                Filtered::Dead => break false,
+                Filtered::Removed(0) => break true,
+                Filtered::Removed(slots) => cur.dirty |= slots,
+            }
+        };
+        if !alive {
             if let Some(f) = failures.get_mut(usize::from(cur.last)) {
                 *f += 1;
                 failed += 1;
@@ -2157,6 +2205,7 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
                 stack.push(other);
                 cur.assign(d * 3 + b, i);
                 cur.last = (b * 27 + i) as u8;
+                fresh = true;
                 guesses += 1;
                 if guesses > give_up.budget {
                     break;
@@ -2165,12 +2214,19 @@ fn run<const HOUSES: bool, const PEERS: bool, const NC: bool, const X: bool, con
             }
         }
         match stack.pop() {
-            Some(next) => cur = next,
+            Some(next) => {
+                cur = next;
+                fresh = true;
+            }
             None => break,
         }
     }
     (solutions, guesses)
 }
+
+/// The most whole placements of a digit [`Kinds::placements`] keeps lists of (3,176
+/// under anti-knight).
+const MOST_PLACEMENTS: usize = 8192;
 
 /// True when the search runs compiled with BMI2 (`crate::solver::fast_bits`) and
 /// the CPU's PEXT is fast (`crate::solver::bmi2`): settling may then use PEXT.
@@ -2200,6 +2256,9 @@ pub(crate) struct Engine {
     budget: u64,
     /// What makes searches give up (see [`Engine::set_stop`]).
     stop: StopFlag,
+    /// Under [`Kinds::placements`], the digits' open whole placements along the
+    /// search's path.
+    frames: Option<Frames>,
 }
 
 impl Engine {
@@ -2210,6 +2269,18 @@ impl Engine {
             pext: fast_pext(),
             ..Tables::new(v)
         };
+        let mut t = t;
+        let frames = t
+            .kinds
+            .placements
+            .then(|| whole_placements(v, MOST_PLACEMENTS))
+            .flatten()
+            .map(|all| Frames::new(v, all));
+        if frames.is_none() {
+            // Too many placements to keep lists of: the locked candidates instead.
+            t.kinds.placements = false;
+            t.kinds.locked = t.kinds.moves;
+        }
         Engine {
             lanes: super::xlanes::Kind::of(v.rules())
                 .and_then(|kind| Some((kind, super::xlanes::Search::new(vectors)?))),
@@ -2218,6 +2289,7 @@ impl Engine {
             stack: Vec::with_capacity(81),
             budget: u64::MAX,
             stop: StopFlag::never(),
+            frames,
         }
     }
 
@@ -2296,14 +2368,18 @@ impl Engine {
     #[inline(always)]
     fn search_any(&mut self, grid: &Grid, limit: u64, found: &mut dyn FnMut(Grid)) -> (u64, u64) {
         let k = self.t.kinds;
-        let (t, p, s) = (&self.t, &*self.all_peers, &mut self.stack);
+        let (t, p) = (&self.t, &*self.all_peers);
+        let w = Work {
+            stack: &mut self.stack,
+            frames: self.frames.as_mut(),
+        };
         let give_up = GiveUp {
             budget: self.budget,
             stop: &self.stop,
         };
         if k.x_alone {
             // The diagonals' peers are taken in settling (see `State::settle`).
-            return run::<true, false, false, true, 0>(t, p, grid, s, limit, give_up, found);
+            return run::<true, false, false, true, 0>(t, p, grid, w, limit, give_up, found);
         }
         // King and knight moves alone as extra peers: settling takes them (no pass
         // over the placed cells for peers).
@@ -2311,61 +2387,61 @@ impl Engine {
         // cells (`State::place_extra`).
         match (k.houses, k.settle_moves, k.nc) {
             (false, 1, false) => {
-                return run::<false, false, false, false, 1>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, false, false, 1>(t, p, grid, w, limit, give_up, found)
             }
             (false, 2, false) => {
-                return run::<false, false, false, false, 2>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, false, false, 2>(t, p, grid, w, limit, give_up, found)
             }
             (false, 3, false) => {
-                return run::<false, false, false, false, 3>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, false, false, 3>(t, p, grid, w, limit, give_up, found)
             }
             (false, 1, true) => {
-                return run::<false, false, true, false, 1>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, true, false, 1>(t, p, grid, w, limit, give_up, found)
             }
             (false, 2, true) => {
-                return run::<false, false, true, false, 2>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, true, false, 2>(t, p, grid, w, limit, give_up, found)
             }
             (false, 3, true) => {
-                return run::<false, false, true, false, 3>(t, p, grid, s, limit, give_up, found)
+                return run::<false, false, true, false, 3>(t, p, grid, w, limit, give_up, found)
             }
             (true, 1, false) => {
-                return run::<true, true, false, false, 1>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, false, false, 1>(t, p, grid, w, limit, give_up, found)
             }
             (true, 2, false) => {
-                return run::<true, true, false, false, 2>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, false, false, 2>(t, p, grid, w, limit, give_up, found)
             }
             (true, 3, false) => {
-                return run::<true, true, false, false, 3>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, false, false, 3>(t, p, grid, w, limit, give_up, found)
             }
             (true, 1, true) => {
-                return run::<true, true, true, false, 1>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, true, false, 1>(t, p, grid, w, limit, give_up, found)
             }
             (true, 2, true) => {
-                return run::<true, true, true, false, 2>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, true, false, 2>(t, p, grid, w, limit, give_up, found)
             }
             (true, 3, true) => {
-                return run::<true, true, true, false, 3>(t, p, grid, s, limit, give_up, found)
+                return run::<true, true, true, false, 3>(t, p, grid, w, limit, give_up, found)
             }
             _ => {}
         }
         match (k.houses, k.peers, k.nc) {
             (false, false, false) => {
-                run::<false, false, false, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<false, false, false, false, 0>(t, p, grid, w, limit, give_up, found)
             }
             (false, false, true) => {
-                run::<false, false, true, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<false, false, true, false, 0>(t, p, grid, w, limit, give_up, found)
             }
             (false, true, false) => {
-                run::<false, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<false, true, false, false, 0>(t, p, grid, w, limit, give_up, found)
             }
             (false, true, true) => {
-                run::<false, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<false, true, true, false, 0>(t, p, grid, w, limit, give_up, found)
             }
             (true, _, false) => {
-                run::<true, true, false, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<true, true, false, false, 0>(t, p, grid, w, limit, give_up, found)
             }
             (true, _, true) => {
-                run::<true, true, true, false, 0>(t, p, grid, s, limit, give_up, found)
+                run::<true, true, true, false, 0>(t, p, grid, w, limit, give_up, found)
             }
         }
     }

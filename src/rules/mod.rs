@@ -44,6 +44,7 @@ mod engine;
 mod generate;
 mod leftovers;
 mod nonconsecutive;
+mod placements;
 mod record;
 mod regions;
 mod symmetry;

@@ -2265,11 +2265,10 @@ impl Engine {
     /// The engine for `v` (boxes kept), with the vector search of `vectors` for the
     /// rule sets that search runs (x, windoku, x,windoku, anti-king).
     pub(crate) fn new(v: &Variant, vectors: Vectors) -> Engine {
-        let t = Tables {
+        let mut t = Tables {
             pext: fast_pext(),
             ..Tables::new(v)
         };
-        let mut t = t;
         let frames = t
             .kinds
             .placements

@@ -215,7 +215,7 @@ fn seen_by_all(all_peers: &[[u32; 3]; CELLS], p: [u32; 3]) -> [u32; 3] {
 }
 
 /// An 81-bit cell mask as three band words.
-fn split(mask: u128) -> [u32; 3] {
+pub(super) fn split(mask: u128) -> [u32; 3] {
     std::array::from_fn(|b| (mask >> (27 * b)) as u32 & BAND)
 }
 

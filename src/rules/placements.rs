@@ -11,6 +11,7 @@
 //! ([`super::bands`]) runs this after its other inferences stall, for the rule sets
 //! where it pays (see `Kinds::placements` there).
 
+use super::bands::split;
 use super::table::Variant;
 
 /// A placement or a candidate set: the cells per band (27 bits each, as the band
@@ -65,16 +66,6 @@ fn place_row(
         }
     }
     true
-}
-
-/// An 81-bit cell mask as three band words.
-fn split(mask: u128) -> Cells {
-    const BAND: u128 = (1 << 27) - 1;
-    [
-        (mask & BAND) as u32,
-        (mask >> 27 & BAND) as u32,
-        (mask >> 54 & BAND) as u32,
-    ]
 }
 
 /// Three band words packed in one `u128`, band `b` at bit `32 * b`: a placement
@@ -134,13 +125,14 @@ pub(crate) enum Filtered {
     Removed(u32),
 }
 
-/// Keep the placements of `from` inside `c` at `to..` (`to` at most the first of
-/// `from`'s index, or apart from it), returning how many and their union. Each is
-/// written, and counted when it fits: no branch that mispredicts.
+/// Keep the placements at the arena indices `from` that lie inside `c`, written from
+/// `to` on (`to` no later than the first index read, or past them all), returning
+/// how many and their union. Each is written, and counted when it fits: no branch
+/// that mispredicts.
 #[inline(always)]
 fn keep_inside(
     arena: &mut [u128],
-    from: std::ops::Range<usize>,
+    from: impl Iterator<Item = usize>,
     to: usize,
     c: u128,
 ) -> (usize, u128) {
@@ -244,16 +236,12 @@ impl Frames {
                 while at != 0 {
                     let bit = at.trailing_zeros() as usize;
                     at &= at - 1;
-                    let list = &self.through[(bit / 32) * 27 + bit % 32];
-                    self.room(kept + list.len());
-                    let list = &self.through[(bit / 32) * 27 + bit % 32];
-                    for &i in list {
-                        let p = self.arena[usize::from(i)];
-                        let fits = p & !c == 0;
-                        self.arena[to + kept] = p;
-                        kept += usize::from(fits);
-                        union |= p & u128::from(fits).wrapping_neg();
-                    }
+                    let cell = (bit / 32) * 27 + bit % 32;
+                    self.room(kept + self.through[cell].len());
+                    let list = self.through[cell].iter().map(|&i| usize::from(i));
+                    let (n, u) = keep_inside(&mut self.arena, list, to + kept, c);
+                    kept += n;
+                    union |= u;
                 }
                 (to, (kept, union))
             } else if from >= level.begin as usize {

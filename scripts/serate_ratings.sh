@@ -6,6 +6,12 @@
 #   scripts/serate_ratings.sh rate WORK       rate each list with serate (hours: run it
 #                                             under nice, one thread; see below)
 #   scripts/serate_ratings.sh assemble WORK   write tests/data/serate_ratings.csv
+#   scripts/serate_ratings.sh check WORK FILE...
+#       held-out check: rate each FILE (81-character puzzles, one a line) with serate
+#       (kept as WORK/NAME.serate; an existing one is reused) and with `bulkdoku rate`,
+#       then print the agreement per ER band as the oracle test does (ER exact and
+#       within 0.1, EP and ED exact; puzzles bulkdoku cannot rate count as mismatches)
+#       and every mismatch
 #
 # Needs serate built with `bash ../shared/peers/sukaku/build.sh SERATE` (SERATE defaults
 # to WORK/serate), Java 17, ../shared/data, and a release `bulkdoku` (BULKDOKU, default
@@ -21,8 +27,8 @@
 # (the build given) puts at ER 5.0 or more, where techniques differ most; serate's own
 # rating is what the file records.
 set -euo pipefail
-cmd=${1:?usage: serate_ratings.sh select|rate|assemble WORK}
-work=${2:?usage: serate_ratings.sh select|rate|assemble WORK}
+cmd=${1:?usage: serate_ratings.sh select|rate|assemble|check WORK [FILE...]}
+work=${2:?usage: serate_ratings.sh select|rate|assemble|check WORK [FILE...]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${SHARED:-$root/../shared}
 serate=${SERATE:-$work/serate}
@@ -52,6 +58,39 @@ sample() {
 }
 
 case $cmd in
+check)
+    shift 2
+    [ $# -gt 0 ] || { echo "check: no FILE given" >&2; exit 2; }
+    for file in "$@"; do
+        name=$(basename "$file")
+        if [ ! -s "$work/$name.serate" ]; then
+            java -cp "$serate" diuf.sudoku.test.serate --threads=1 \
+                --format="%g,%r,%p,%d,%e,%R" --input="$file" >"$work/$name.serate"
+        fi
+        "$bulkdoku" rate -q "$file" -o "$work/$name.bulkdoku.csv"
+        # serate's rows first (puzzle, er, ep, ed, ...), then ours (CSV with a header;
+        # the puzzle, er, ep and ed are columns 3 and 5 to 7, none quoted before them)
+        awk -F, '
+            function band(er) { return er <= 4.0 ? "<= 4.0" : er <= 6.5 ? "4.1-6.5" : er <= 9.0 ? "6.6-9.0" : "> 9.0" }
+            NR == FNR { if (NF >= 4 && $2 ~ /^[0-9.]+$/) { er[$1] = $2; ep[$1] = $3; ed[$1] = $4 }; next }
+            FNR == 1 { next }
+            !($3 in er) { missing++; next }
+            { p = $3; b = band(er[p] + 0); n[b]++
+              e = ($5 == er[p])
+              w = ($5 != "" && (($5 - er[p]) ^ 2) <= 0.0101)
+              ex[b] += e; w1[b] += w; xp[b] += ($6 == ep[p]); xd[b] += ($7 == ed[p])
+              if (!e || $6 != ep[p] || $7 != ed[p])
+                  print "mismatch: " p " ours " ($5 == "" ? $4 : $5 "/" $6 "/" $7) " serate " er[p] "/" ep[p] "/" ed[p] }
+            END {
+                printf "%-8s %8s %9s %9s %9s %9s\n", "serate", "puzzles", "ER exact", "ER +-0.1", "EP exact", "ED exact"
+                split("<= 4.0|4.1-6.5|6.6-9.0|> 9.0", order, "|")
+                for (i = 1; i <= 4; i++) { b = order[i]; if (!n[b]) continue
+                    printf "%-8s %8d %8.1f%% %8.1f%% %8.1f%% %8.1f%%\n", b, n[b], 100 * ex[b] / n[b],
+                        100 * w1[b] / n[b], 100 * xp[b] / n[b], 100 * xd[b] / n[b] }
+                if (missing) print missing " puzzles without a serate rating (not rated by serate, or not unique) left out"
+            }' "$work/$name.serate" "$work/$name.bulkdoku.csv"
+    done
+    ;;
 select)
     sample "$root/data/generated_1000.txt" 1 gen1000 >"$work/gen1000.src"
     sample "$shared/data/puzzles2_17_clue" 123 17clue >"$work/c17.src"

@@ -67,6 +67,7 @@ check)
             java -cp "$serate" diuf.sudoku.test.serate --threads=1 \
                 --format="%g,%r,%p,%d,%e,%R" --input="$file" >"$work/$name.serate"
         fi
+        [ -s "$work/$name.serate" ] || { echo "check: serate rated nothing in $file" >&2; exit 1; }
         "$bulkdoku" rate -q "$file" -o "$work/$name.bulkdoku.csv"
         # serate's rows first (puzzle, er, ep, ed, ...), then ours (CSV with a header;
         # the puzzle, er, ep and ed are columns 3 and 5 to 7, none quoted before them)

@@ -92,13 +92,23 @@ pub enum RateError {
     /// Chains", ER 10.5 and up), which are not built.
     #[error(
         "no technique applies after {steps} steps (the next would be nested forcing chains \
-         deeper than (+ Multiple Forcing Chains), not built)"
+         deeper than (+ Multiple Forcing Chains), not built): ER {}.{} or more",
+        .er_at_least / 10,
+        .er_at_least % 10
     )]
     Stuck {
         /// Steps taken before getting stuck.
         steps: u32,
+        /// A lower bound of the ER, in tenths: the hardest step taken, or the 10.5 that
+        /// any step of the levels not built is rated at least, whichever is higher.
+        er_at_least: u8,
     },
 }
+
+/// The difficulty, in tenths, of the simplest step of the nesting levels not built
+/// ("+ Dynamic Forcing Chains": Sudoku Explainer's base 10.5, plus a length penalty of
+/// zero or more).
+const NOT_BUILT_MIN: u8 = 105;
 
 /// A reusable rating worker (buffers kept between puzzles); one per thread.
 #[derive(Debug, Default)]
@@ -134,6 +144,7 @@ impl Rater {
             let Some(hint) = self.producers.next_hint(b) else {
                 return Err(RateError::Stuck {
                     steps: rating.step_count,
+                    er_at_least: rating.er.max(NOT_BUILT_MIN),
                 });
             };
             if hint.difficulty > rating.er {

@@ -616,3 +616,18 @@ fn subsets_of_a_mask_are_the_combinations_inside_it_in_order() {
         }
     }
 }
+
+/// A forum-hardest puzzle whose second step needs the nesting level not built (serate:
+/// ER 11.5, ED 11.4, "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)"): not
+/// rated, with the steps taken and a lower bound of the ER that serate's rating meets
+/// (the first step's 11.4, serate's ED; any step of the missing level is 10.5 or more).
+#[test]
+fn a_puzzle_past_the_built_levels_is_stuck_with_a_lower_bound() {
+    let p = "..34......5...9...6...2.1..2...6...1.4.5...6...6..3.....9...6.7......8.28...7..1.";
+    let grid = Grid::parse(p.as_bytes()).unwrap();
+    let err = Rater::new().rate(&grid, false).unwrap_err();
+    let super::RateError::Stuck { steps, er_at_least } = err.clone();
+    assert_eq!((steps, er_at_least), (1, 114), "{err}");
+    assert!(er_at_least <= 115, "above serate's ER: {err}");
+    assert!(err.to_string().ends_with("ER 11.4 or more"), "{err}");
+}

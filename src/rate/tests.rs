@@ -627,7 +627,7 @@ fn a_puzzle_past_the_built_levels_is_stuck_with_a_lower_bound() {
     let grid = Grid::parse(p.as_bytes()).unwrap();
     let err = Rater::new().rate(&grid, false).unwrap_err();
     let super::RateError::Stuck { steps, er_at_least } = err.clone();
+    // 11.4: serate's first step (its ED), below its ER of 11.5 as a lower bound must be
     assert_eq!((steps, er_at_least), (1, 114), "{err}");
-    assert!(er_at_least <= 115, "above serate's ER: {err}");
     assert!(err.to_string().ends_with("ER 11.4 or more"), "{err}");
 }

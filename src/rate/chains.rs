@@ -857,6 +857,20 @@ pub struct Found {
     /// The outer position's candidates, missing on the working grid, that the hint's
     /// "only candidate of the cell" and "only position in the house" links rely on.
     pub parents: Vec<State>,
+    /// A digest of the hint's chains (its targets and the candidates leading to them):
+    /// two hints with the same are one chain, whose complexity an outer hint counts
+    /// once (see `Advanced::record`).
+    pub chain: u64,
+}
+
+/// A digest of a chain, for [`Found::chain`]: start from [`DIGEST_START`] and mix in
+/// each target and the states of its chain, in a fixed order.
+pub(super) const DIGEST_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Mix `x` into the digest `h` (see [`DIGEST_START`]).
+#[inline]
+pub(super) fn digest_mix(h: &mut u64, x: u64) {
+    *h = (*h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
 }
 
 /// The "off" states of `base` missing on `g` that make the "off" to "on" link
@@ -1001,7 +1015,14 @@ impl Chains {
         let cx = self.complexity(n);
         let mut parents = Vec::new();
         self.chain_parents(base, g, n, cycle, &mut parents);
+        let mut chain = DIGEST_START;
+        let mut q = n;
+        while q != NONE {
+            digest_mix(&mut chain, self.nodes[q as usize].s as u64);
+            q = self.nodes[q as usize].parent;
+        }
         out.push(Found {
+            chain,
             rank: (base_diff + length_difficulty(cx), cx, key),
             elims,
             parents,
@@ -1534,14 +1555,17 @@ impl Multiple {
                 }
                 let mut cx = 0;
                 let mut parents = roots.to_vec();
+                let mut chain = DIGEST_START;
                 for &k in branches {
                     let run = &self.pool[k as usize];
                     cx += run.length_to(s);
                     run.chain_parents(base, g, s, &mut parents);
+                    run.digest(s, &mut chain);
                 }
                 parents.sort_unstable();
                 parents.dedup();
                 out.push(Found {
+                    chain,
                     rank: (80 + length_difficulty(cx), cx, key),
                     elims,
                     parents,
@@ -1552,6 +1576,16 @@ impl Multiple {
 }
 
 impl Run {
+    /// Mix the states of this run's chain to `s` into the digest `h`.
+    fn digest(&self, s: State, h: &mut u64) {
+        digest_mix(h, s as u64 | 1 << 32);
+        let mut q = self.first[s as usize];
+        while q != FIRST_NONE {
+            digest_mix(h, self.nodes[q as usize].s as u64);
+            q = self.nodes[q as usize].parent;
+        }
+    }
+
     /// Append the rule parents of this run's chain to `s` (see [`link_parents`]).
     fn chain_parents(&self, base: &Board, g: &Board, s: State, out: &mut Vec<State>) {
         let mut q = self.first[s as usize];

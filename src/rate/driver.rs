@@ -88,6 +88,7 @@ impl Producers {
             dynamic.hint(b, dynamic::Kind::DynamicPlus),
             dynamic.hint(b, dynamic::Kind::Nested(2)),
             dynamic.hint(b, dynamic::Kind::Nested(3)),
+            dynamic.hint(b, dynamic::Kind::Nested(4)),
         }
     }
 }

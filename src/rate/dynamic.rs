@@ -34,7 +34,7 @@
 //! the run's own eliminations are added to the run as false candidates.
 
 use super::board::{bits, cells, Board, Cells, HOUSES, HOUSE_MASK};
-use super::chains::length_difficulty;
+use super::chains::{digest_mix, length_difficulty, Found, DIGEST_START};
 use super::hint::Hint;
 use super::reach::{Houses, Reach};
 
@@ -76,6 +76,10 @@ pub struct Run {
     nest: Vec<u32>,
     /// Which inner hint each node was deduced by (`NONE` if none, or past the end).
     nest_id: Vec<u32>,
+    /// How each "on" node was deduced, when the run records it ([`Mode::causes`]):
+    /// 0 to 2 the only position left in its box, row or column, 3 the only candidate
+    /// left in its cell; [`NO_CAUSE`] for the others (and past the end).
+    cause: Vec<u8>,
     /// Nodes are fewer than `NODE_NONE`, so 16 bits hold them.
     parents: Vec<u16>,
     /// "On" and "off" states reached, in the order reached.
@@ -105,6 +109,7 @@ impl Default for Run {
             par_start: vec![0],
             nest: Vec::new(),
             nest_id: Vec::new(),
+            cause: Vec::new(),
             parents: Vec::new(),
             order_on: Vec::new(),
             order_off: Vec::new(),
@@ -124,10 +129,16 @@ impl Default for Run {
 struct Mode {
     /// Cell links ("only candidate left", "one digit per cell"); off for Nishio.
     y: bool,
-    /// Nesting level: 0 plain dynamic, 1 with the basic techniques, 2 to 5 also with
+    /// Nesting level: 0 plain dynamic, 1 with the basic techniques, 2 to 4 also with
     /// the inner chain producers of the nested levels (see `nested`).
     level: u8,
+    /// Record how each "on" node was deduced (`Run::cause`): the rule parents of an
+    /// inner producer's hints need it.
+    causes: bool,
 }
+
+/// [`Run::cause`] of a node not deduced by a cell or house link.
+const NO_CAUSE: u8 = u8::MAX;
 
 impl Run {
     fn clear(&mut self) {
@@ -142,6 +153,7 @@ impl Run {
         self.par_start.push(0);
         self.nest.clear();
         self.nest_id.clear();
+        self.cause.clear();
         self.parents.clear();
         self.order_on.clear();
         self.order_off.clear();
@@ -354,11 +366,17 @@ impl Run {
                     debug_assert!(par.iter().all(|&x| x != NONE));
                     if self.reached(t ^ 1) {
                         let on = self.node(t, par, true);
+                        if mode.causes {
+                            self.set_cause(on, why as u8);
+                        }
                         self.contradiction = Some((on, self.node_at(t ^ 1)));
                         return;
                     }
                     if !self.reached(t) {
-                        self.node(t, par, false);
+                        let n = self.node(t, par, false);
+                        if mode.causes {
+                            self.set_cause(n, why as u8);
+                        }
                     }
                 }
                 // dynamic: the candidate leaves the working grid
@@ -368,6 +386,60 @@ impl Run {
             }
             if mode.level == 0 || !self.advanced(base, adv, mode.level) {
                 return;
+            }
+        }
+    }
+
+    /// Record that the "on" node `n` was deduced by link `why` ([`Run::cause`]).
+    fn set_cause(&mut self, n: u32, why: u8) {
+        if self.cause.len() <= n as usize {
+            self.cause.resize(n as usize + 1, NO_CAUSE);
+        }
+        self.cause[n as usize] = why;
+    }
+
+    /// Append to `out` the rule parents of the chain(s) ending at node `n`: for each
+    /// "on" ancestor deduced by a link, the candidates of `base` missing on `g` in the
+    /// link's cell (only candidate left) or house (only position left), as "off"
+    /// states; `root`, if any, stands for the assumption's own link (the cell or house
+    /// a cell or region forcing chain starts from). `seen` and `stack` are scratch.
+    fn rule_parents(
+        &self,
+        (base, g): (&Board, &Board),
+        n: u32,
+        (seen, stack): (&mut [u128; 12], &mut Vec<u32>),
+        out: &mut Vec<State>,
+    ) {
+        *seen = [0; 12];
+        stack.clear();
+        stack.push(n);
+        while let Some(p) = stack.pop() {
+            let s = self.states[p as usize];
+            let su = s as usize;
+            if seen[su / 128] >> (su % 128) & 1 != 0 {
+                continue;
+            }
+            seen[su / 128] |= 1u128 << (su % 128);
+            let why = self.cause.get(p as usize).copied().unwrap_or(NO_CAUSE);
+            if is_on(s) && why != NO_CAUSE {
+                let (cell, di) = (cell_of(s), digit_of(s));
+                if why == 3 {
+                    for d in bits((base.cand[cell] & !g.cand[cell]) as u32) {
+                        out.push(state(cell, d, false));
+                    }
+                } else {
+                    let hm = HOUSE_MASK[houses_of(cell)[why as usize]];
+                    for o in cells(base.digit[di] & hm & !g.digit[di]) {
+                        out.push(state(o, di, false));
+                    }
+                }
+            }
+            let (a, z) = (
+                self.par_start[p as usize] as usize,
+                self.par_start[p as usize + 1] as usize,
+            );
+            for &q in &self.parents[a..z] {
+                stack.push(q as u32);
             }
         }
     }
@@ -451,8 +523,6 @@ pub struct Advanced {
     /// (eliminated "off" state, parents range in `parents`, complexity of the inner
     /// chain that found it or 0).
     pub(super) found: Vec<(State, u32, u32, u32, u32)>,
-    /// Serial number of the next inner hint recorded.
-    serial: u32,
     pub(super) parents: Vec<State>,
     /// The inner producers of the nested levels.
     pub(super) inner: super::nested::Inner,
@@ -460,23 +530,35 @@ pub struct Advanced {
 
 impl Advanced {
     /// Record `elims` ("off" states) with the parents pushed since `par_start`; a
-    /// deduction with no parent does not depend on the run and is skipped.
+    /// deduction with no parent does not depend on the run and is skipped. An inner
+    /// hint (complexity `cx` above 0) is told apart from the others by `chain` (a
+    /// digest of its targets and their chains, [`Found::chain`]): Sudoku Explainer
+    /// counts an inner chain once per outer hint, even when two runs of that hint
+    /// found it each.
     ///
     /// The run takes them up in Sudoku Explainer's order, which is that of its hint's
     /// map from cells to removed digits: a hash table whose buckets are the cell index
     /// modulo its capacity (16, doubled while the cells fill more than three quarters
     /// of it), each cell's digits in increasing order. The order decides which of
     /// two contradictions a run meets first, and so a chain's length.
-    pub(super) fn record(&mut self, elims: &[State], par_start: usize, cx: u32) -> bool {
+    pub(super) fn record(
+        &mut self,
+        elims: &[State],
+        par_start: usize,
+        cx: u32,
+        chain: u64,
+    ) -> bool {
         if self.parents.len() == par_start {
             return false;
         }
         let pz = self.parents.len() as u32;
-        self.serial = self.serial.wrapping_add(1) % NONE;
         let start = self.found.len();
         let mut cells = 0u128;
+        let id = match cx {
+            0 => NONE,
+            _ => ((chain ^ chain >> 32) as u32) % NONE,
+        };
         for &e in elims {
-            let id = if cx == 0 { NONE } else { self.serial };
             self.found.push((e, par_start as u32, pz, cx, id));
             cells |= 1u128 << cell_of(e);
         }
@@ -519,7 +601,7 @@ impl Advanced {
                         }
                         elims.clear();
                         elims.extend(cells(victims).map(|c| state(c, di, false)));
-                        self.record(&elims, ps, 0);
+                        self.record(&elims, ps, 0, 0);
                     }
                 }
             }
@@ -571,7 +653,7 @@ impl Advanced {
                         }
                     }
                 }
-                self.record(&elims, ps, 0);
+                self.record(&elims, ps, 0, 0);
             }
         }
         self.found.len() > start
@@ -617,7 +699,7 @@ impl Advanced {
                         self.parents.push(state(c, d, false));
                     }
                 }
-                self.record(&elims, ps, 0);
+                self.record(&elims, ps, 0, 0);
             }
         }
         self.found.len() > start
@@ -670,7 +752,7 @@ impl Advanced {
                     for c in cells(base.digit[di] & !dm & bases & !cover) {
                         self.parents.push(state(c, di, false));
                     }
-                    self.record(&elims, ps, 0);
+                    self.record(&elims, ps, 0, 0);
                 }
             }
         }
@@ -741,11 +823,39 @@ impl Dynamic {
     /// same.
     pub fn hint(&mut self, b: &Board, kind: Kind) -> Option<Hint> {
         let (mode, base, names): (Mode, u8, &Names) = match kind {
-            Kind::Nishio => (Mode { y: false, level: 0 }, 75, &NISHIO),
-            Kind::Dynamic => (Mode { y: true, level: 0 }, 85, &DYNAMIC),
-            Kind::DynamicPlus => (Mode { y: true, level: 1 }, 90, &PLUS),
+            Kind::Nishio => (
+                Mode {
+                    y: false,
+                    level: 0,
+                    causes: false,
+                },
+                75,
+                &NISHIO,
+            ),
+            Kind::Dynamic => (
+                Mode {
+                    y: true,
+                    level: 0,
+                    causes: false,
+                },
+                85,
+                &DYNAMIC,
+            ),
+            Kind::DynamicPlus => (
+                Mode {
+                    y: true,
+                    level: 1,
+                    causes: false,
+                },
+                90,
+                &PLUS,
+            ),
             Kind::Nested(level) => (
-                Mode { y: true, level },
+                Mode {
+                    y: true,
+                    level,
+                    causes: false,
+                },
                 95 + 5 * (level - 2),
                 &NESTED[level as usize - 2],
             ),
@@ -877,6 +987,27 @@ impl Dynamic {
         }
     }
 
+    /// Where `cell` is the first of two or more positions of digit `di` in house `h`,
+    /// the others, with their "on" runs computed (a region forcing chain's group).
+    fn region_others(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        di: usize,
+        h: usize,
+        mode: Mode,
+    ) -> Option<Cells> {
+        let pos = b.digit[di] & HOUSE_MASK[h];
+        if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+            return None;
+        }
+        let others = pos & !(1u128 << cell);
+        for o in cells(others) {
+            self.on_run(b, o, di, mode);
+        }
+        Some(others)
+    }
+
     /// Double forcing chains: what follows from the candidate both true and false.
     fn doubles(&mut self, b: &Board, idx: usize, names: &Names, base: u8, best: &mut Best) {
         let on_run = &self.runs[idx];
@@ -913,14 +1044,9 @@ impl Dynamic {
         best: &mut Best,
     ) {
         for h in houses_of(cell) {
-            let pos = b.digit[di] & HOUSE_MASK[h];
-            if pos.count_ones() < 2 || pos.trailing_zeros() as usize != cell {
+            let Some(others) = self.region_others(b, cell, di, h, mode) else {
                 continue;
-            }
-            let others = pos & !(1u128 << cell);
-            for o in cells(others) {
-                self.on_run(b, o, di, mode);
-            }
+            };
             let mine = &self.runs[cell * 9 + di];
             let runs = &self.runs;
             let mut every = [u128::MAX; 12];
@@ -945,6 +1071,174 @@ impl Dynamic {
                 offer(best, b, names.region, base, cx, 6, elim);
             }
         }
+    }
+}
+
+impl Dynamic {
+    /// Every hint of "Dynamic Forcing Chains" (8.5 + length) on the working grid `g`
+    /// of a nested run from position `base` (nothing cut short by a better hint),
+    /// each with its rule parents against `base`, appended to `out` in the producer's
+    /// scan order (that of [`Dynamic::hint`]): the inner producer of nesting level 4.
+    pub(super) fn every_hint(&mut self, base: &Board, g: &Board, out: &mut Vec<Found>) {
+        let mode = Mode {
+            y: true,
+            level: 0,
+            causes: true,
+        };
+        if self.runs.len() < 729 {
+            self.runs.resize_with(729, Run::default);
+        }
+        self.done = [0; 9];
+        let mut scratch = Scratch::default();
+        for cell in cells(g.empty) {
+            let m = g.cand[cell];
+            let card = m.count_ones();
+            if card < 2 {
+                continue;
+            }
+            for di in bits(m as u32) {
+                let on = state(cell, di, true);
+                self.on_run(g, cell, di, mode);
+                let r = &self.runs[cell * 9 + di];
+                if let Some((n_on, n_off)) = r.contradiction {
+                    let mut elim = [0u128; 9];
+                    elim[di] = 1u128 << cell;
+                    scratch.push(base, g, &[(r, n_on), (r, n_off)], &[], 7, elim, out);
+                }
+                self.off.chain(g, on ^ 1, mode, &mut self.adv);
+                if let Some((n_on, n_off)) = self.off.contradiction {
+                    let r = &self.off;
+                    scratch.push(
+                        base,
+                        g,
+                        &[(r, n_on), (r, n_off)],
+                        &[],
+                        7,
+                        target_elim(g, on),
+                        out,
+                    );
+                }
+                if card >= 3 {
+                    let on_run = &self.runs[cell * 9 + di];
+                    common_in_order(on_run, &self.off.seen, &mut self.common);
+                    for &k in &self.common {
+                        let s = on_run.states[(k & 0xffff) as usize];
+                        let ends = [
+                            (on_run, on_run.node_at(s)),
+                            (&self.off, self.off.node_at(s)),
+                        ];
+                        scratch.push(base, g, &ends, &[], 1, target_elim(g, s), out);
+                    }
+                }
+                for h in houses_of(cell) {
+                    let Some(others) = self.region_others(g, cell, di, h, mode) else {
+                        continue;
+                    };
+                    let runs = &self.runs;
+                    let mut every = [u128::MAX; 12];
+                    for o in cells(others) {
+                        every = and(&every, &runs[o * 9 + di].seen);
+                    }
+                    let mine = &runs[cell * 9 + di];
+                    common_in_order(mine, &every, &mut self.common);
+                    // the hint rests on every position of the digit in the house
+                    let roots: Vec<State> = cells(base.digit[di] & HOUSE_MASK[h] & !g.digit[di])
+                        .map(|o| state(o, di, false))
+                        .collect();
+                    for &k in &self.common {
+                        let s = mine.states[(k & 0xffff) as usize];
+                        let ends: Vec<(&Run, u32)> = std::iter::once(mine)
+                            .chain(cells(others).map(|o| &runs[o * 9 + di]))
+                            .map(|r| (r, r.node_at(s)))
+                            .collect();
+                        scratch.push(base, g, &ends, &roots, 6, target_elim(g, s), out);
+                    }
+                }
+            }
+            // cell reduction: what every digit of the cell implies, resting on every
+            // candidate of the cell
+            let runs = &self.runs[cell * 9..cell * 9 + 9];
+            let first = &runs[m.trailing_zeros() as usize];
+            let mut every = [u128::MAX; 12];
+            for d in bits(m as u32) {
+                every = and(&every, &runs[d].seen);
+            }
+            common_in_order(first, &every, &mut self.common);
+            let roots: Vec<State> = bits((base.cand[cell] & !m) as u32)
+                .map(|d| state(cell, d, false))
+                .collect();
+            for &k in &self.common {
+                let s = first.states[(k & 0xffff) as usize];
+                let ends: Vec<(&Run, u32)> = bits(m as u32)
+                    .map(|d| (&runs[d], runs[d].node_at(s)))
+                    .collect();
+                scratch.push(base, g, &ends, &roots, 5, target_elim(g, s), out);
+            }
+        }
+    }
+}
+
+/// Scratch buffers of [`Dynamic::every_hint`].
+#[derive(Default)]
+struct Scratch {
+    seen: [u128; 12],
+    stack: Vec<u32>,
+    nested: Vec<u32>,
+}
+
+impl Scratch {
+    /// The hint whose chains end at `ends` (each a node of its run), removing `elim`
+    /// from `g`, as a [`Found`] of sort key `key` with the rule parents of its chains
+    /// and `roots`, onto `out`; nothing if it removes nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        base: &Board,
+        g: &Board,
+        ends: &[(&Run, u32)],
+        roots: &[State],
+        key: u8,
+        elim: [Cells; 9],
+        out: &mut Vec<Found>,
+    ) {
+        let mut elims = Vec::new();
+        for (di, &e) in elim.iter().enumerate() {
+            for c in cells(e & g.digit[di]) {
+                elims.push(state(c, di, false));
+            }
+        }
+        if elims.is_empty() {
+            return;
+        }
+        let cx = complexity(
+            ends.iter().copied(),
+            (&mut self.seen, &mut self.stack, &mut self.nested),
+            u32::MAX,
+        );
+        let mut parents = roots.to_vec();
+        // the chains' digest: each target with the states of its ancestors
+        let mut chain = DIGEST_START;
+        for &(r, n) in ends {
+            r.rule_parents(
+                (base, g),
+                n,
+                (&mut self.seen, &mut self.stack),
+                &mut parents,
+            );
+            digest_mix(&mut chain, r.states[n as usize] as u64 | 1 << 32);
+            for &w in &self.seen {
+                digest_mix(&mut chain, w as u64);
+                digest_mix(&mut chain, (w >> 64) as u64);
+            }
+        }
+        parents.sort_unstable();
+        parents.dedup();
+        out.push(Found {
+            chain,
+            rank: (85 + length_difficulty(cx), cx, key),
+            elims,
+            parents,
+        });
     }
 }
 
@@ -1201,7 +1495,16 @@ mod tests {
         let mut adv = Advanced::default();
         for c in cells(b.empty) {
             let di = (sol[c] - 1) as usize;
-            run.chain(&b, state(c, di, true), Mode { y: true, level: 1 }, &mut adv);
+            run.chain(
+                &b,
+                state(c, di, true),
+                Mode {
+                    y: true,
+                    level: 1,
+                    causes: false,
+                },
+                &mut adv,
+            );
             assert!(run.contradiction.is_none(), "r{}c{}", c / 9 + 1, c % 9 + 1);
             for &s in &run.order_on {
                 assert_eq!(sol[cell_of(s)] as usize, digit_of(s) + 1);
@@ -1225,7 +1528,16 @@ mod tests {
                 for cell in cells(pos.empty) {
                     for di in bits(pos.cand[cell] as u32) {
                         for s in [state(cell, di, true), state(cell, di, false)] {
-                            run.chain(&pos, s, Mode { y: false, level: 0 }, &mut adv);
+                            run.chain(
+                                &pos,
+                                s,
+                                Mode {
+                                    y: false,
+                                    level: 0,
+                                    causes: false,
+                                },
+                                &mut adv,
+                            );
                             reach.follow(&pos, &houses, s);
                             assert_eq!(reach.contradiction, run.contradiction.is_some());
                             runs += 1;

@@ -22,11 +22,12 @@
 //! exclusion, X/Y/XY-cycles and forcing chains, Nishio forcing chains, cell and region
 //! forcing chains, dynamic forcing chains (contradiction, double, cell, region; 8.5+)
 //! and dynamic forcing chains (+) (9.0+, their runs also using pointing / claiming,
-//! hidden and naked pairs and X-wings; see `dynamic`), and the nested levels 2 and 3,
-//! "(+ Forcing Chains)" (9.5+) and "(+ Multiple Forcing Chains)" (10.0+, see
-//! `nested`), which most of the forum's hardest puzzles (ER 10 to 11.4) need. Not yet:
-//! BUG type 3 and the deeper nested levels ("+ Dynamic Forcing Chains", 10.5+) that the
-//! hardest of them need; such a puzzle gives [`RateError::Stuck`].
+//! hidden and naked pairs and X-wings; see `dynamic`), and the nested levels 2 to 4,
+//! "(+ Forcing Chains)" (9.5+), "(+ Multiple Forcing Chains)" (10.0+) and "(+ Dynamic
+//! Forcing Chains)" (10.5+, see `nested`), which the forum's hardest puzzles (ER 10
+//! to 11.5) need. Not yet: BUG type 3, and Sudoku Explainer's last resort after level
+//! 4, the same level with dynamic forcing chains (+) or nested ones inside; a puzzle
+//! that would need it gives [`RateError::Stuck`].
 
 // Cells and digits index several parallel tables at once (candidates, digit sets,
 // house tables); index loops read better here than zipped iterators.
@@ -88,11 +89,11 @@ pub struct Rating {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {
     /// No technique of the set applies to the position reached: Sudoku Explainer
-    /// would go on with nested forcing chains deeper than level 3 ("+ Dynamic Forcing
-    /// Chains", ER 10.5 and up), which are not built.
+    /// would go on with nesting level 4 whose inner chains are themselves dynamic
+    /// forcing chains (+) or nested (ER 10.5 and up), which is not built.
     #[error(
         "no technique applies after {steps} steps (the next would be nested forcing chains \
-         deeper than (+ Multiple Forcing Chains), not built): ER {}.{} or more",
+         (+ Dynamic Forcing Chains) with nested inner chains, not built): ER {}.{} or more",
         .er_at_least / 10,
         .er_at_least % 10
     )]
@@ -105,9 +106,9 @@ pub enum RateError {
     },
 }
 
-/// The difficulty, in tenths, of the simplest step of the nesting levels not built
-/// ("+ Dynamic Forcing Chains": Sudoku Explainer's base 10.5, plus a length penalty of
-/// zero or more).
+/// The difficulty, in tenths, of the simplest step of the nesting not built (level 4,
+/// "+ Dynamic Forcing Chains", with nested inner chains: Sudoku Explainer's base 10.5
+/// for level 4, plus a length penalty of zero or more).
 const NOT_BUILT_MIN: u8 = 105;
 
 /// A reusable rating worker (buffers kept between puzzles); one per thread.

@@ -617,17 +617,37 @@ fn subsets_of_a_mask_are_the_combinations_inside_it_in_order() {
     }
 }
 
-/// A forum-hardest puzzle whose second step needs the nesting level not built (serate:
-/// ER 11.5, ED 11.4, "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)"): not
-/// rated, with the steps taken and a lower bound of the ER that serate's rating meets
-/// (the first step's 11.4, serate's ED; any step of the missing level is 10.5 or more).
+/// A forum-hardest puzzle whose second step needs nesting level 4 ("+ Dynamic Forcing
+/// Chains"): rated as serate rates it (`tests/data/serate_steps_level4.txt`: ER 11.5 by
+/// "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)", ED 11.4, EP 11.5).
 #[test]
-fn a_puzzle_past_the_built_levels_is_stuck_with_a_lower_bound() {
+fn a_puzzle_needing_nesting_level_four_is_rated_as_serate_rates_it() {
     let p = "..34......5...9...6...2.1..2...6...1.4.5...6...6..3.....9...6.7......8.28...7..1.";
     let grid = Grid::parse(p.as_bytes()).unwrap();
-    let err = Rater::new().rate(&grid, false).unwrap_err();
-    let super::RateError::Stuck { steps, er_at_least } = err.clone();
-    // 11.4: serate's first step (its ED), below its ER of 11.5 as a lower bound must be
-    assert_eq!((steps, er_at_least), (1, 114), "{err}");
+    let r = Rater::new().rate(&grid, false).unwrap();
+    assert_eq!(
+        (r.er, r.ep, r.ed, r.er_technique, r.step_count),
+        (
+            115,
+            115,
+            114,
+            "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)",
+            115
+        )
+    );
+}
+
+/// A puzzle past the nesting built says the steps taken and a lower bound of its ER.
+#[test]
+fn the_stuck_error_names_the_lower_bound_of_the_er() {
+    let err = super::RateError::Stuck {
+        steps: 1,
+        er_at_least: 114,
+    };
+    assert!(
+        err.to_string()
+            .starts_with("no technique applies after 1 steps"),
+        "{err}"
+    );
     assert!(err.to_string().ends_with("ER 11.4 or more"), "{err}");
 }

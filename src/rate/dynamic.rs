@@ -401,8 +401,8 @@ impl Run {
     /// Append to `out` the rule parents of the chain(s) ending at node `n`: for each
     /// "on" ancestor deduced by a link, the candidates of `base` missing on `g` in the
     /// link's cell (only candidate left) or house (only position left), as "off"
-    /// states; `root`, if any, stands for the assumption's own link (the cell or house
-    /// a cell or region forcing chain starts from). `seen` and `stack` are scratch.
+    /// states (the assumption's own cell or house, for a cell or region forcing chain,
+    /// is the caller's to add). `seen` and `stack` are scratch.
     fn rule_parents(
         &self,
         (base, g): (&Board, &Board),

@@ -137,6 +137,17 @@ struct Mode {
     causes: bool,
 }
 
+impl Mode {
+    /// A run with cell links or not (`y`) at nesting `level`, recording no causes.
+    const fn new(y: bool, level: u8) -> Mode {
+        Mode {
+            y,
+            level,
+            causes: false,
+        }
+    }
+}
+
 /// [`Run::cause`] of a node not deduced by a cell or house link.
 const NO_CAUSE: u8 = u8::MAX;
 
@@ -823,39 +834,11 @@ impl Dynamic {
     /// same.
     pub fn hint(&mut self, b: &Board, kind: Kind) -> Option<Hint> {
         let (mode, base, names): (Mode, u8, &Names) = match kind {
-            Kind::Nishio => (
-                Mode {
-                    y: false,
-                    level: 0,
-                    causes: false,
-                },
-                75,
-                &NISHIO,
-            ),
-            Kind::Dynamic => (
-                Mode {
-                    y: true,
-                    level: 0,
-                    causes: false,
-                },
-                85,
-                &DYNAMIC,
-            ),
-            Kind::DynamicPlus => (
-                Mode {
-                    y: true,
-                    level: 1,
-                    causes: false,
-                },
-                90,
-                &PLUS,
-            ),
+            Kind::Nishio => (Mode::new(false, 0), 75, &NISHIO),
+            Kind::Dynamic => (Mode::new(true, 0), 85, &DYNAMIC),
+            Kind::DynamicPlus => (Mode::new(true, 1), 90, &PLUS),
             Kind::Nested(level) => (
-                Mode {
-                    y: true,
-                    level,
-                    causes: false,
-                },
+                Mode::new(true, level),
                 95 + 5 * (level - 2),
                 &NESTED[level as usize - 2],
             ),
@@ -1089,7 +1072,6 @@ impl Dynamic {
             self.runs.resize_with(729, Run::default);
         }
         self.done = [0; 9];
-        let mut scratch = Scratch::default();
         for cell in cells(g.empty) {
             let m = g.cand[cell];
             let card = m.count_ones();
@@ -1103,18 +1085,26 @@ impl Dynamic {
                 if let Some((n_on, n_off)) = r.contradiction {
                     let mut elim = [0u128; 9];
                     elim[di] = 1u128 << cell;
-                    scratch.push(base, g, &[(r, n_on), (r, n_off)], &[], 7, elim, out);
+                    push_found(
+                        (base, g),
+                        &[(r, n_on), (r, n_off)],
+                        &[],
+                        7,
+                        elim,
+                        (&mut self.seen, &mut self.stack),
+                        out,
+                    );
                 }
                 self.off.chain(g, on ^ 1, mode, &mut self.adv);
                 if let Some((n_on, n_off)) = self.off.contradiction {
                     let r = &self.off;
-                    scratch.push(
-                        base,
-                        g,
+                    push_found(
+                        (base, g),
                         &[(r, n_on), (r, n_off)],
                         &[],
                         7,
                         target_elim(g, on),
+                        (&mut self.seen, &mut self.stack),
                         out,
                     );
                 }
@@ -1127,7 +1117,15 @@ impl Dynamic {
                             (on_run, on_run.node_at(s)),
                             (&self.off, self.off.node_at(s)),
                         ];
-                        scratch.push(base, g, &ends, &[], 1, target_elim(g, s), out);
+                        push_found(
+                            (base, g),
+                            &ends,
+                            &[],
+                            1,
+                            target_elim(g, s),
+                            (&mut self.seen, &mut self.stack),
+                            out,
+                        );
                     }
                 }
                 for h in houses_of(cell) {
@@ -1151,7 +1149,15 @@ impl Dynamic {
                             .chain(cells(others).map(|o| &runs[o * 9 + di]))
                             .map(|r| (r, r.node_at(s)))
                             .collect();
-                        scratch.push(base, g, &ends, &roots, 6, target_elim(g, s), out);
+                        push_found(
+                            (base, g),
+                            &ends,
+                            &roots,
+                            6,
+                            target_elim(g, s),
+                            (&mut self.seen, &mut self.stack),
+                            out,
+                        );
                     }
                 }
             }
@@ -1172,74 +1178,68 @@ impl Dynamic {
                 let ends: Vec<(&Run, u32)> = bits(m as u32)
                     .map(|d| (&runs[d], runs[d].node_at(s)))
                     .collect();
-                scratch.push(base, g, &ends, &roots, 5, target_elim(g, s), out);
+                push_found(
+                    (base, g),
+                    &ends,
+                    &roots,
+                    5,
+                    target_elim(g, s),
+                    (&mut self.seen, &mut self.stack),
+                    out,
+                );
             }
         }
     }
 }
 
-/// Scratch buffers of [`Dynamic::every_hint`].
-#[derive(Default)]
-struct Scratch {
-    seen: [u128; 12],
-    stack: Vec<u32>,
-    nested: Vec<u32>,
-}
-
-impl Scratch {
-    /// The hint whose chains end at `ends` (each a node of its run), removing `elim`
-    /// from `g`, as a [`Found`] of sort key `key` with the rule parents of its chains
-    /// and `roots`, onto `out`; nothing if it removes nothing.
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        base: &Board,
-        g: &Board,
-        ends: &[(&Run, u32)],
-        roots: &[State],
-        key: u8,
-        elim: [Cells; 9],
-        out: &mut Vec<Found>,
-    ) {
-        let mut elims = Vec::new();
-        for (di, &e) in elim.iter().enumerate() {
-            for c in cells(e & g.digit[di]) {
-                elims.push(state(c, di, false));
-            }
+/// The hint of [`Dynamic::every_hint`] whose chains end at `ends` (each a node of its
+/// run), removing `elim` from `g`, as a [`Found`] of sort key `key` with the rule
+/// parents of its chains and `roots`, onto `out`; nothing if it removes nothing.
+/// `seen` and `stack` are scratch.
+///
+/// The runs are plain dynamic ones, with no inner chains of their own, so the
+/// complexity is each end's distinct ancestors, summed: the states the rule-parent
+/// walk marks, so one walk per end gives both.
+fn push_found(
+    (base, g): (&Board, &Board),
+    ends: &[(&Run, u32)],
+    roots: &[State],
+    key: u8,
+    elim: [Cells; 9],
+    (seen, stack): (&mut [u128; 12], &mut Vec<u32>),
+    out: &mut Vec<Found>,
+) {
+    let mut elims = Vec::new();
+    for (di, &e) in elim.iter().enumerate() {
+        for c in cells(e & g.digit[di]) {
+            elims.push(state(c, di, false));
         }
-        if elims.is_empty() {
-            return;
-        }
-        let cx = complexity(
-            ends.iter().copied(),
-            (&mut self.seen, &mut self.stack, &mut self.nested),
-            u32::MAX,
-        );
-        let mut parents = roots.to_vec();
-        // the chains' digest: each target with the states of its ancestors
-        let mut chain = DIGEST_START;
-        for &(r, n) in ends {
-            r.rule_parents(
-                (base, g),
-                n,
-                (&mut self.seen, &mut self.stack),
-                &mut parents,
-            );
-            digest_mix(&mut chain, r.states[n as usize] as u64 | 1 << 32);
-            for &w in &self.seen {
-                digest_mix(&mut chain, w as u64);
-                digest_mix(&mut chain, (w >> 64) as u64);
-            }
-        }
-        parents.sort_unstable();
-        parents.dedup();
-        out.push(Found {
-            chain,
-            rank: (85 + length_difficulty(cx), cx, key),
-            elims,
-            parents,
-        });
     }
+    if elims.is_empty() {
+        return;
+    }
+    let mut parents = roots.to_vec();
+    let mut cx = 0;
+    // the chains' digest: each target with the states of its ancestors
+    let mut chain = DIGEST_START;
+    for &(r, n) in ends {
+        debug_assert!(r.nest.is_empty(), "an inner run with inner chains");
+        r.rule_parents((base, g), n, (seen, stack), &mut parents);
+        cx += seen.iter().map(|w| w.count_ones()).sum::<u32>();
+        digest_mix(&mut chain, r.states[n as usize] as u64 | 1 << 32);
+        for &w in seen.iter() {
+            digest_mix(&mut chain, w as u64);
+            digest_mix(&mut chain, (w >> 64) as u64);
+        }
+    }
+    parents.sort_unstable();
+    parents.dedup();
+    out.push(Found {
+        chain,
+        rank: (85 + length_difficulty(cx), cx, key),
+        elims,
+        parents,
+    });
 }
 
 /// The states `run` reached that are also in `every`, in the order the producers
@@ -1495,16 +1495,7 @@ mod tests {
         let mut adv = Advanced::default();
         for c in cells(b.empty) {
             let di = (sol[c] - 1) as usize;
-            run.chain(
-                &b,
-                state(c, di, true),
-                Mode {
-                    y: true,
-                    level: 1,
-                    causes: false,
-                },
-                &mut adv,
-            );
+            run.chain(&b, state(c, di, true), Mode::new(true, 1), &mut adv);
             assert!(run.contradiction.is_none(), "r{}c{}", c / 9 + 1, c % 9 + 1);
             for &s in &run.order_on {
                 assert_eq!(sol[cell_of(s)] as usize, digit_of(s) + 1);
@@ -1528,16 +1519,7 @@ mod tests {
                 for cell in cells(pos.empty) {
                     for di in bits(pos.cand[cell] as u32) {
                         for s in [state(cell, di, true), state(cell, di, false)] {
-                            run.chain(
-                                &pos,
-                                s,
-                                Mode {
-                                    y: false,
-                                    level: 0,
-                                    causes: false,
-                                },
-                                &mut adv,
-                            );
+                            run.chain(&pos, s, Mode::new(false, 0), &mut adv);
                             reach.follow(&pos, &houses, s);
                             assert_eq!(reach.contradiction, run.contradiction.is_some());
                             runs += 1;

@@ -1,6 +1,27 @@
 //! What a technique reports: its name, difficulty, and what it places or removes.
 
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
 use super::board::{Board, Cells};
+
+/// The technique names made at run time, each kept once for the process.
+static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+
+/// A technique name that carries its pattern's shape, as Sudoku Explainer prints some
+/// ("WXYZ-Wing 137", "Grouped 2-String Kite 1012", "Unique Loop 6 type 2"), as a
+/// `&'static str` like the fixed names. The shapes are few (a wing's or a chain's size
+/// is bounded), so the names kept stay few; a producer makes one only for a hint it
+/// keeps, not for every candidate pattern.
+pub fn named(name: String) -> &'static str {
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&kept) = names.get(name.as_str()) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(kept);
+    kept
+}
 
 /// One applicable deduction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

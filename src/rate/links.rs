@@ -50,6 +50,58 @@ fn first_house(m: u32) -> usize {
     31 - m.leading_zeros() as usize
 }
 
+/// Sudoku Explainer's name of a chain of strong links whose houses are of `kinds` (in
+/// chain order, 0 box, 1 row, 2 column), `grouped` of them grouped: its family, then
+/// a suffix of the grouped links' count and the kinds as serate writes them (the
+/// smaller of the chain's two directions as digits; then, with a row in it, the
+/// smallest of that, it with rows and columns swapped and that backwards; without a
+/// row, columns written 1): "Skyscraper 011",
+/// "2 Strong links 001", "Grouped 3-String Kite 1112", "(3 Strong Links) X-Loop 0111".
+/// Parallel lines alone are skyscrapers; lines of both kinds alone, up to three links,
+/// a string kite; anything with a box (or four links of both line kinds) "strong links".
+fn chain_name(kinds: &[u8], grouped: usize, is_loop: bool) -> &'static str {
+    let n = kinds.len();
+    let digits = |v: &[u8]| -> String { v.iter().map(|k| char::from(b'0' + k)).collect() };
+    let backwards: Vec<u8> = kinds.iter().rev().copied().collect();
+    let read = if digits(kinds) <= digits(&backwards) {
+        kinds.to_vec()
+    } else {
+        backwards
+    };
+    let swap = |k: &u8| match k {
+        1 => 2,
+        2 => 1,
+        k => *k,
+    };
+    let lines = if read.contains(&1) {
+        let swapped: Vec<u8> = read.iter().map(swap).collect();
+        let swapped_back: Vec<u8> = swapped.iter().rev().copied().collect();
+        [digits(&read), digits(&swapped), digits(&swapped_back)]
+            .into_iter()
+            .min()
+            .expect("three readings")
+    } else {
+        // columns only (with boxes): written as lines of the first kind
+        read.iter()
+            .map(|&k| if k == 2 { '1' } else { char::from(b'0' + k) })
+            .collect()
+    };
+    let (boxes, both) = (lines.contains('0'), lines.contains('2'));
+    let family = if is_loop {
+        let g = if grouped > 0 { "Grouped " } else { "" };
+        format!("({n} Strong Links) {g}X-Loop")
+    } else {
+        let g = if grouped > 0 { "Grouped " } else { "" };
+        match (boxes, both) {
+            (false, false) if n < 3 => format!("{g}Skyscraper"),
+            (false, false) => format!("{g}{n} Skyscrapers"),
+            (false, true) if n < 4 => format!("{g}{n}-String Kite"),
+            _ => format!("{g}{n} Strong links"),
+        }
+    };
+    super::hint::named(format!("{family} {grouped}{lines}"))
+}
+
 /// The strong links of one digit in house `h`, pushed to `out`.
 fn links_in(dm: Cells, h: usize, out: &mut Vec<Link>) {
     let pos = dm & HOUSE_MASK[h];
@@ -326,7 +378,8 @@ impl Search<'_> {
             v
         };
         let (start, end) = (self.end(0, false), self.end(n - 1, true));
-        let (elim, count) = if self.end_within(0, false) & self.end_within(n - 1, true) != 0 {
+        let is_loop = self.end_within(0, false) & self.end_within(n - 1, true) != 0;
+        let (elim, count) = if is_loop {
             // a loop: every weak link, and the one closing it, becomes strong
             let mut elim = sees_all(start | end) & !houses;
             let mut count = elim.count_ones();
@@ -366,20 +419,18 @@ impl Search<'_> {
             } else {
                 has_box as u8 + both_lines as u8
             };
-        let name = match (n, grouped, has_box, both_lines) {
-            (2, true, _, _) => "Grouped Strong Links",
-            (2, false, false, false) => "Skyscraper",
-            (2, false, false, true) => "2-String Kite",
-            (2, false, true, _) => "Turbot Fish",
-            (3, _, _, _) => "3 Strong Links",
-            _ => "4 Strong Links",
-        };
         let better = match &self.best {
             None => true,
             Some((d, c, _)) => diff < *d || (diff == *d && count > *c),
         };
         if better {
-            let mut h = Hint::new(name, diff);
+            let mut kinds = [0u8; 4];
+            let mut grouped_links = 0;
+            for (kind, &(k, _)) in kinds.iter_mut().zip(links) {
+                *kind = house_type(self.links[k].house);
+                grouped_links += usize::from(self.links[k].grouped);
+            }
+            let mut h = Hint::new(chain_name(&kinds[..n], grouped_links, is_loop), diff);
             h.elim[self.di] = elim;
             self.best = Some((diff, count, h));
         }

@@ -126,13 +126,7 @@ mod tests {
                 .next_hint(&b)
                 .unwrap_or_else(|| panic!("no step where serate has {line}"));
             let ours = super::super::step_of(&h, &b);
-            // serate's step names are not always those of its ratings' technique column
-            // (ours): "2 Strong links 001" for "Turbot Fish"; forcing chains agree
-            let technique = if f[2].contains("Forcing Chain") {
-                f[2]
-            } else {
-                ours.technique
-            };
+            let technique = f[2];
             compared += 1;
             let level = if f[2].ends_with("(+ Forcing Chains)") {
                 2
@@ -156,16 +150,21 @@ mod tests {
                 continue;
             }
             assert_eq!(
-                (ours.technique, ours.difficulty),
-                (technique, difficulty),
+                ours.difficulty, difficulty,
                 "puzzle {puzzles}, serate step {line}"
             );
-            let same = ours.placed == placed && (removed.is_empty() || ours.removed == removed);
+            let same = ours.technique == technique
+                && ours.placed == placed
+                && (removed.is_empty() || ours.removed == removed);
             if same {
                 h.apply(&mut b);
             } else {
-                // another hint of the same technique and difficulty: serate's is taken
-                ties.push(format!("puzzle {puzzles} step {}: {}", f[0], f[2]));
+                // another hint of the same difficulty (a pattern of another shape, or
+                // the same technique elsewhere): serate's is taken
+                ties.push(format!(
+                    "puzzle {puzzles} step {}: {} (ours {})",
+                    f[0], f[2], ours.technique
+                ));
                 apply(&mut b, &placed, &removed, &sol);
             }
         }

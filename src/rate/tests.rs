@@ -90,7 +90,7 @@ fn skyscraper_on_two_columns() {
     remove_digit(&mut b, 1, HOUSE_MASK[18 + 4] & !set(&[13, 58]));
     let mut buf = Vec::new();
     let h = links::n_links(&b, &mut buf, 2, &mut links::NoChains::default()).expect("a skyscraper");
-    assert_eq!((h.name, h.difficulty), ("Skyscraper", 40));
+    assert_eq!((h.name, h.difficulty), ("Skyscraper 011", 40));
     assert_eq!(h.elim[0], set(&[3, 5, 10, 11]));
 }
 
@@ -108,7 +108,8 @@ fn grouped_link_in_the_middle_of_three_strong_links() {
     let mut buf = Vec::new();
     let h = links::n_links(&b, &mut buf, 3, &mut links::NoChains::default())
         .expect("three strong links");
-    assert_eq!((h.name, h.difficulty), ("3 Strong Links", 57));
+    // a row, a box (grouped) and a column: "1" grouped link, then the kinds "102"
+    assert_eq!((h.name, h.difficulty), ("Grouped 3 Strong links 1102", 57));
     assert_eq!(h.elim[0], set(&[72]));
     assert!(h.elim[1..].iter().all(|&e| e == 0));
 }
@@ -250,7 +251,8 @@ fn wxyz_wing_removes_z_seen_by_all_its_copies() {
     restrict(&mut b, 2, &[1, 2, 4]);
     restrict(&mut b, 4, &[3, 4]);
     let h = wings::als_wing(&b, 3, &mut wings::NoWings::default()).expect("a WXYZ-wing");
-    assert_eq!(h.name, "WXYZ-Wing");
+    // doubly linked (removing other digits too), at most 3 candidates a cell, 7 in all
+    assert_eq!(h.name, "WXYZ-Wing 237");
     assert_eq!(h.difficulty, 56);
     assert_eq!(h.elim[3], HOUSE_MASK[9] & !set(&[0, 1, 2, 4]));
 }

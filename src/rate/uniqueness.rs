@@ -159,11 +159,10 @@ impl LoopSearch<'_> {
             pair.trailing_zeros() as usize,
             15 - pair.leading_zeros() as usize,
         );
-        let rect = len == 4;
         match extras.len() {
             0 => {}
             1 => {
-                let mut h = Hint::new(name(rect, 1), base);
+                let mut h = Hint::new(name(len, 1), base);
                 h.elim[v1] = 1u128 << extras[0];
                 h.elim[v2] = 1u128 << extras[0];
                 self.offer(h, 1);
@@ -174,12 +173,12 @@ impl LoopSearch<'_> {
                     others |= b.cand[c] & !pair;
                 }
                 if n > 2 || others.count_ones() == 1 {
-                    self.type2(&extras, others, base, rect);
+                    self.type2(&extras, others, base, len);
                 } else {
-                    self.type3(extras[0], extras[1], others, base, rect);
+                    self.type3(extras[0], extras[1], others, base, len);
                 }
                 if n == 2 {
-                    self.type4(extras[0], extras[1], v1, v2, base, rect);
+                    self.type4(extras[0], extras[1], v1, v2, base, len);
                 }
             }
         }
@@ -198,7 +197,7 @@ impl LoopSearch<'_> {
         }
     }
 
-    fn type2(&mut self, extras: &[usize], others: u16, base: u8, rect: bool) {
+    fn type2(&mut self, extras: &[usize], others: u16, base: u8, len: usize) {
         let di = others.trailing_zeros() as usize;
         let mut seen: Cells = super::board::ALL;
         let mut own = 0u128;
@@ -206,12 +205,12 @@ impl LoopSearch<'_> {
             seen &= PEERS[c];
             own |= 1u128 << c;
         }
-        let mut h = Hint::new(name(rect, 2), base);
+        let mut h = Hint::new(name(len, 2), base);
         h.elim[di] = seen & !own & self.b.digit[di];
         self.offer(h, 2);
     }
 
-    fn type3(&mut self, c1: usize, c2: usize, extra: u16, base: u8, rect: bool) {
+    fn type3(&mut self, c1: usize, c2: usize, extra: u16, base: u8, len: usize) {
         let b = self.b;
         for degree in 2..=7u32 {
             for h in common_houses(c1, c2) {
@@ -244,7 +243,7 @@ impl LoopSearch<'_> {
                         if !ok || naked.count_ones() != degree || union.count_ones() != degree {
                             continue;
                         }
-                        let mut hint = Hint::new(name(rect, 3), base + (degree as u8 - 1));
+                        let mut hint = Hint::new(name(len, 3), base + (degree as u8 - 1));
                         for di in super::board::bits(union as u32) {
                             hint.elim[di] = HOUSE_MASK[h] & !members & b.digit[di];
                         }
@@ -252,7 +251,7 @@ impl LoopSearch<'_> {
                     }
                 }
                 if degree * 2 < empty {
-                    self.type3_hidden(c1, c2, extra, h, degree, base, rect);
+                    self.type3_hidden(c1, c2, extra, h, degree, base, len);
                 }
             }
         }
@@ -271,7 +270,7 @@ impl LoopSearch<'_> {
         h: usize,
         degree: u32,
         base: u8,
-        rect: bool,
+        len: usize,
     ) {
         let b = self.b;
         let pair = self.pair;
@@ -304,7 +303,7 @@ impl LoopSearch<'_> {
                 continue;
             }
             let others = union & !(1u128 << c1);
-            let mut hint = Hint::new(name(rect, 3), base + (others.count_ones() as u8 - 1));
+            let mut hint = Hint::new(name(len, 3), base + (others.count_ones() as u8 - 1));
             for di in 0..9 {
                 if digits >> di & 1 == 0 {
                     hint.elim[di] = others & b.digit[di];
@@ -314,7 +313,7 @@ impl LoopSearch<'_> {
         }
     }
 
-    fn type4(&mut self, c1: usize, c2: usize, v1: usize, v2: usize, base: u8, rect: bool) {
+    fn type4(&mut self, c1: usize, c2: usize, v1: usize, v2: usize, base: u8, len: usize) {
         let b = self.b;
         let both = 1u128 << c1 | 1u128 << c2;
         let (mut lock1, mut lock2) = (false, false);
@@ -330,7 +329,7 @@ impl LoopSearch<'_> {
         } else {
             return;
         };
-        let mut h = Hint::new(name(rect, 4), base);
+        let mut h = Hint::new(name(len, 4), base);
         h.elim[rem] = both;
         self.offer(h, 4);
     }
@@ -341,16 +340,15 @@ fn common_houses(c1: usize, c2: usize) -> impl Iterator<Item = usize> {
     (0..3).filter(move |&t| a[t] == b[t]).map(move |t| a[t])
 }
 
-fn name(rect: bool, ty: u8) -> &'static str {
-    match (rect, ty) {
-        (true, 1) => "Unique Rectangle type 1",
-        (true, 2) => "Unique Rectangle type 2",
-        (true, 3) => "Unique Rectangle type 3",
-        (true, _) => "Unique Rectangle type 4",
-        (false, 1) => "Unique Loop type 1",
-        (false, 2) => "Unique Loop type 2",
-        (false, 3) => "Unique Loop type 3",
-        (false, _) => "Unique Loop type 4",
+/// Sudoku Explainer's name of a unique rectangle (`len` 4) or loop of `len` cells.
+fn name(len: usize, ty: u8) -> &'static str {
+    match (len, ty) {
+        (4, 1) => "Unique Rectangle type 1",
+        (4, 2) => "Unique Rectangle type 2",
+        (4, 3) => "Unique Rectangle type 3",
+        (4, _) => "Unique Rectangle type 4",
+        // Sudoku Explainer names a longer loop with its length: "Unique Loop 6 type 2".
+        _ => super::hint::named(format!("Unique Loop {len} type {ty}")),
     }
 }
 

@@ -97,12 +97,13 @@ pub fn als_wing(b: &Board, k: u32, none: &mut NoWings) -> Option<Hint> {
         for &set in &sets {
             let mut union = 0u16;
             let mut cells_set: Cells = 0;
-            let mut biggest = 0;
+            let (mut biggest, mut size) = (0, 0);
             for i in super::board::bits(set) {
                 let c = house[i] as usize;
                 union |= b.cand[c];
                 cells_set |= 1u128 << c;
                 biggest = biggest.max(b.cand[c].count_ones());
+                size += b.cand[c].count_ones();
             }
             if union.count_ones() != k + 1 || in_earlier_house(cells_set, h) {
                 continue;
@@ -178,6 +179,18 @@ pub fn als_wing(b: &Board, k: u32, none: &mut NoWings) -> Option<Hint> {
                     Some((d, n, _)) => diff < *d || (diff == *d && count > *n),
                 };
                 if better {
+                    // Sudoku Explainer's name gives the wing's shape: 2 for a double
+                    // link that removes a digit besides the two linking ones or both
+                    // of them (else 1), the most candidates of a set cell, and the
+                    // set's candidates in all ("WXYZ-Wing 137").
+                    let removes = |di: usize| hint.elim[di] != 0;
+                    let others = (0..9).any(|di| di != a && di != c && removes(di));
+                    let link = if ra && rc && (others || removes(a) && removes(c)) {
+                        2
+                    } else {
+                        1
+                    };
+                    hint.name = super::hint::named(format!("{name} {link}{biggest}{size}"));
                     best = Some((diff, count, hint));
                 }
             }

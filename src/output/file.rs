@@ -623,6 +623,20 @@ fn is_special(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// Whether `path` is a character device (`/dev/null`, a terminal).
+fn is_char_device(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// Fail early, naming the path, when `path`'s directory does not exist or `path` is
 /// a directory.
 fn check_writable_dir(path: &Path) -> anyhow::Result<()> {
@@ -644,6 +658,10 @@ fn check_writable_dir(path: &Path) -> anyhow::Result<()> {
 /// creating or changing anything. `what` names the flag in messages (`--summary`).
 pub fn check_target(path: &Path, what: &str, inputs: &[Option<PathBuf>]) -> anyhow::Result<()> {
     check_writable_dir(path).with_context(|| format!("{what} {}", path.display()))?;
+    // Writing to a character device (`/dev/null`) overwrites nothing it could be read from.
+    if is_char_device(path) {
+        return Ok(());
+    }
     if let Some(input) = inputs.iter().flatten().find(|i| same_file(i, path)) {
         bail!(
             "{what} {} is also an input ({}): it would be overwritten",
@@ -728,6 +746,14 @@ mod tests {
         assert!(check_target(dir.path(), "-o", &inputs).is_err());
         check_target(&dir.path().join("new.csv"), "-o", &inputs).unwrap();
         assert!(!dir.path().join("new.csv").exists());
+        // `/dev/null` as input and output: nothing to overwrite
+        #[cfg(unix)]
+        check_target(
+            Path::new("/dev/null"),
+            "-o",
+            &[Some(PathBuf::from("/dev/null"))],
+        )
+        .unwrap();
         assert_eq!(std::fs::read_to_string(&input).unwrap(), "x\n");
     }
 

@@ -25,26 +25,37 @@ pub const SE_ORDER: [usize; 27] = {
 /// Full house (1.0), then hidden single in a box (1.2) or a line (1.5).
 pub fn hidden_single(b: &Board) -> Option<Hint> {
     use super::board::HOUSE_MASK;
-    for alone in [true, false] {
-        for &h in &SE_ORDER {
-            let empty = b.empty_count(h);
-            if empty == 0 || (empty == 1) != alone {
-                continue;
-            }
-            for di in 0..9 {
-                let pos = b.digit[di] & HOUSE_MASK[h];
-                if pos.count_ones() == 1 {
-                    let cell = pos.trailing_zeros() as usize;
-                    let diff = if alone {
-                        10
-                    } else if h < 9 {
-                        12
-                    } else {
-                        15
-                    };
-                    return Some(Hint::placing("Hidden Single", diff, cell, di as u8 + 1));
-                }
-            }
+    for &h in &SE_ORDER {
+        if b.empty_count(h) != 1 {
+            continue;
+        }
+        let cell = (b.empty & HOUSE_MASK[h]).trailing_zeros() as usize;
+        let m = b.cand[cell];
+        if m != 0 {
+            return Some(Hint::placing(
+                "Hidden Single",
+                10,
+                cell,
+                m.trailing_zeros() as u8 + 1,
+            ));
+        }
+    }
+    // The digits with one place in a house, from its nine cells' candidates in one pass
+    // (placed cells have none). A house with one empty cell has none here: the pass
+    // above took its cell's lowest candidate, or the cell has no candidate.
+    for &h in &SE_ORDER {
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in &HOUSES[h] {
+            let m = b.cand[c as usize];
+            twice |= once & m;
+            once |= m;
+        }
+        let single = once & !twice;
+        if single != 0 {
+            let di = single.trailing_zeros() as usize;
+            let cell = (b.digit[di] & HOUSE_MASK[h]).trailing_zeros() as usize;
+            let diff = if h < 9 { 12 } else { 15 };
+            return Some(Hint::placing("Hidden Single", diff, cell, di as u8 + 1));
         }
     }
     None

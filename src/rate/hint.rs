@@ -9,7 +9,7 @@ use super::board::{Board, Cells};
 static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 
 /// A technique name that carries its pattern's shape, as Sudoku Explainer prints some
-/// ("WXYZ-Wing 137", "Grouped 2-String Kite 1012", "Unique Loop 6 type 2"), as a
+/// ("WXYZ-Wing 137", "Grouped 2-String Kite 112", "Unique Loop 6 type 2"), as a
 /// `&'static str` like the fixed names. The shapes are few (a wing's or a chain's size
 /// is bounded), so the names kept stay few; a producer makes one only for a hint it
 /// keeps, not for every candidate pattern.

@@ -87,11 +87,10 @@ fn chain_name(kinds: &[u8], grouped: usize, is_loop: bool) -> &'static str {
             .collect()
     };
     let (boxes, both) = (lines.contains('0'), lines.contains('2'));
+    let g = if grouped > 0 { "Grouped " } else { "" };
     let family = if is_loop {
-        let g = if grouped > 0 { "Grouped " } else { "" };
         format!("({n} Strong Links) {g}X-Loop")
     } else {
-        let g = if grouped > 0 { "Grouped " } else { "" };
         match (boxes, both) {
             (false, false) if n < 3 => format!("{g}Skyscraper"),
             (false, false) => format!("{g}{n} Skyscrapers"),

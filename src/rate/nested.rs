@@ -81,9 +81,10 @@ mod tests {
     /// Walk serate's paths in `tests/data/serate_steps.txt` and
     /// `serate_steps_level4.txt` (forum-hardest puzzles; made by
     /// `scripts/serate_steps.sh`) with our driver, step by step. Below the nested
-    /// levels every step must have serate's technique and difficulty; where it places
-    /// or removes something else (another hint of the same rank), serate's step is
-    /// applied and counted, and at most one step in twenty may. Every step of nesting
+    /// levels every step must have serate's difficulty; where it has another technique
+    /// name (shape suffix included) or places or removes something else (another hint
+    /// of the same rank), serate's step is applied and counted, and at most one step
+    /// in twenty may. Every step of nesting
     /// level 2, 3 or 4 must have serate's technique and difficulty too (those that do
     /// not are listed first, serate's step applied, and the walk goes on).
     #[test]

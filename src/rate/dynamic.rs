@@ -1109,85 +1109,54 @@ impl Dynamic {
                     );
                 }
                 if card >= 3 {
-                    let on_run = &self.runs[cell * 9 + di];
-                    common_in_order(on_run, &self.off.seen, &mut self.common);
-                    for &k in &self.common {
-                        let s = on_run.states[(k & 0xffff) as usize];
-                        let ends = [
-                            (on_run, on_run.node_at(s)),
-                            (&self.off, self.off.node_at(s)),
-                        ];
-                        push_found(
-                            (base, g),
-                            &ends,
-                            &[],
-                            1,
-                            target_elim(g, s),
-                            (&mut self.seen, &mut self.stack),
-                            out,
-                        );
-                    }
+                    push_common(
+                        (base, g),
+                        &[&self.runs[cell * 9 + di], &self.off],
+                        &[],
+                        1,
+                        &mut self.common,
+                        (&mut self.seen, &mut self.stack),
+                        out,
+                    );
                 }
                 for h in houses_of(cell) {
                     let Some(others) = self.region_others(g, cell, di, h, mode) else {
                         continue;
                     };
-                    let runs = &self.runs;
-                    let mut every = [u128::MAX; 12];
-                    for o in cells(others) {
-                        every = and(&every, &runs[o * 9 + di].seen);
-                    }
-                    let mine = &runs[cell * 9 + di];
-                    common_in_order(mine, &every, &mut self.common);
+                    let runs: Vec<&Run> = std::iter::once(cell)
+                        .chain(cells(others))
+                        .map(|o| &self.runs[o * 9 + di])
+                        .collect();
                     // the hint rests on every position of the digit in the house
                     let roots: Vec<State> = cells(base.digit[di] & HOUSE_MASK[h] & !g.digit[di])
                         .map(|o| state(o, di, false))
                         .collect();
-                    for &k in &self.common {
-                        let s = mine.states[(k & 0xffff) as usize];
-                        let ends: Vec<(&Run, u32)> = std::iter::once(mine)
-                            .chain(cells(others).map(|o| &runs[o * 9 + di]))
-                            .map(|r| (r, r.node_at(s)))
-                            .collect();
-                        push_found(
-                            (base, g),
-                            &ends,
-                            &roots,
-                            6,
-                            target_elim(g, s),
-                            (&mut self.seen, &mut self.stack),
-                            out,
-                        );
-                    }
+                    push_common(
+                        (base, g),
+                        &runs,
+                        &roots,
+                        6,
+                        &mut self.common,
+                        (&mut self.seen, &mut self.stack),
+                        out,
+                    );
                 }
             }
             // cell reduction: what every digit of the cell implies, resting on every
             // candidate of the cell
-            let runs = &self.runs[cell * 9..cell * 9 + 9];
-            let first = &runs[m.trailing_zeros() as usize];
-            let mut every = [u128::MAX; 12];
-            for d in bits(m as u32) {
-                every = and(&every, &runs[d].seen);
-            }
-            common_in_order(first, &every, &mut self.common);
+            let runs: Vec<&Run> = bits(m as u32).map(|d| &self.runs[cell * 9 + d]).collect();
             let roots: Vec<State> = bits((base.cand[cell] & !m) as u32)
                 .map(|d| state(cell, d, false))
                 .collect();
-            for &k in &self.common {
-                let s = first.states[(k & 0xffff) as usize];
-                let ends: Vec<(&Run, u32)> = bits(m as u32)
-                    .map(|d| (&runs[d], runs[d].node_at(s)))
-                    .collect();
-                push_found(
-                    (base, g),
-                    &ends,
-                    &roots,
-                    5,
-                    target_elim(g, s),
-                    (&mut self.seen, &mut self.stack),
-                    out,
-                );
-            }
+            push_common(
+                (base, g),
+                &runs,
+                &roots,
+                5,
+                &mut self.common,
+                (&mut self.seen, &mut self.stack),
+                out,
+            );
         }
     }
 }
@@ -1240,6 +1209,41 @@ fn push_found(
         elims,
         parents,
     });
+}
+
+/// The hints of [`Dynamic::every_hint`] whose chains, one from each of `runs`, all end
+/// at one state every run reached (the double, cell and region forcing chains, sort key
+/// `key`), taken in the first run's order, resting on `roots`, onto `out`. `common`,
+/// `seen` and `stack` are scratch.
+fn push_common(
+    (base, g): (&Board, &Board),
+    runs: &[&Run],
+    roots: &[State],
+    key: u8,
+    common: &mut Vec<u32>,
+    (seen, stack): (&mut [u128; 12], &mut Vec<u32>),
+    out: &mut Vec<Found>,
+) {
+    let mut every = [u128::MAX; 12];
+    for r in runs {
+        every = and(&every, &r.seen);
+    }
+    common_in_order(runs[0], &every, common);
+    let mut ends = Vec::with_capacity(runs.len());
+    for &k in common.iter() {
+        let s = runs[0].states[(k & 0xffff) as usize];
+        ends.clear();
+        ends.extend(runs.iter().map(|&r| (r, r.node_at(s))));
+        push_found(
+            (base, g),
+            &ends,
+            roots,
+            key,
+            target_elim(g, s),
+            (&mut *seen, &mut *stack),
+            out,
+        );
+    }
 }
 
 /// The states `run` reached that are also in `every`, in the order the producers

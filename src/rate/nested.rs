@@ -84,9 +84,9 @@ mod tests {
     /// levels every step must have serate's difficulty; where it has another technique
     /// name (shape suffix included) or places or removes something else (another hint
     /// of the same rank), serate's step is applied and counted, and at most one step
-    /// in twenty may. Every step of nesting
-    /// level 2, 3 or 4 must have serate's technique and difficulty too (those that do
-    /// not are listed first, serate's step applied, and the walk goes on).
+    /// in twenty may. Every step of nesting level 2, 3 or 4 must have serate's
+    /// technique and difficulty too (those that do not are listed first, serate's step
+    /// applied, and the walk goes on).
     #[test]
     fn paths_follow_serate_through_nesting_levels_two_to_four() {
         let text = [

@@ -86,7 +86,6 @@ use crate::solver::{changed_slots, segment_map_bmi2, SLOT_BANDS, SLOT_TABLES};
 
 use super::placements::{whole_placements, Filtered, Frames};
 use super::table::{HouseKind, Variant};
-use super::Rule;
 use super::Vectors;
 use crate::stop::StopFlag;
 
@@ -479,8 +478,8 @@ impl Tables {
         // Settling takes the king and knight moves (checked cell by cell against the
         // rule table: peers they are); the extra peers left to `State::place_extra`
         // are the others (diagonal and window mates).
-        let mv = u8::from(v.rules().contains(Rule::AntiKing))
-            | u8::from(v.rules().contains(Rule::AntiKnight)) << 1;
+        let shape = v.shape;
+        let mv = u8::from(shape.king) | u8::from(shape.knight) << 1;
         let moves_of = |cell: usize| {
             let m = move_cells(mv, cell / 27, 1 << (cell % 27));
             u128::from(m[0]) | u128::from(m[1]) << 27 | u128::from(m[2]) << 54
@@ -493,7 +492,7 @@ impl Tables {
             };
         let mut xcells = [0u32; 3];
         let mut any_peers = false;
-        let nc = v.rules().contains(Rule::NonConsecutive);
+        let nc = shape.consecutive;
         let xpeers = std::array::from_fn(|cell| {
             let x = v.peers[cell] & !classic[cell];
             any_peers |= x != 0;
@@ -521,7 +520,7 @@ impl Tables {
             .enumerate()
             .filter(|(_, (_, kind))| matches!(kind, HouseKind::Window(_)))
             .fold(0, |m, (i, _)| m | 1 << i);
-        if v.rules().contains(Rule::Windoku) {
+        if shape.windows {
             for h in windoku_implied_houses() {
                 let w = split(h);
                 debug_assert_eq!((w[0] | w[1] | w[2]).count_ones(), 9, "disjoint bits");
@@ -543,22 +542,40 @@ impl Tables {
                 }
             }
         }
-        let moves = v.rules().contains(Rule::AntiKnight) || v.rules().contains(Rule::AntiKing);
+        // The tuned paths key on the rules' shapes (see `rule.rs`); whatever a rule
+        // adds beyond its shape (houses, peers) runs on the generic paths
+        // (`houses`, `peers`).
+        let moves = shape.knight || shape.king;
+        // Exactly Sudoku-X: the diagonals and nothing else (no other house, peer or
+        // link).
+        let only_diagonals = shape
+            == (super::Shape {
+                diagonals: true,
+                ..super::Shape::default()
+            })
+            && v.n_houses == 29
+            && v.links.is_empty()
+            && (0..CELLS).all(|c| {
+                let mates = (0..v.n_houses)
+                    .filter(|&h| v.houses[h] >> c & 1 != 0)
+                    .fold(0u128, |m, h| m | v.houses[h]);
+                v.peers[c] == mates & !(1u128 << c)
+            });
         let kinds = Kinds {
             houses: !houses.is_empty(),
             peers: any_peers,
             nc,
             moves,
-            diagonals: v.rules().contains(Rule::X),
-            crowded: nc && v.rules().contains(Rule::AntiKing),
-            knight: v.rules().contains(Rule::AntiKnight),
-            busiest: (any_peers || nc) && (!v.rules().contains(Rule::X) || moves),
-            weighted: nc && !v.rules().contains(Rule::X),
-            x_only: v.rules().contains(Rule::X) && !v.rules().contains(Rule::Windoku),
-            x_alone: v.rules() == super::RuleSet::only(Rule::X),
-            windows: v.rules().contains(Rule::Windoku),
-            placements: v.rules().contains(Rule::AntiKnight),
-            locked: moves && !v.rules().contains(Rule::AntiKnight),
+            diagonals: shape.diagonals,
+            crowded: nc && shape.king,
+            knight: shape.knight,
+            busiest: (any_peers || nc) && (!shape.diagonals || moves),
+            weighted: nc && !shape.diagonals,
+            x_only: shape.diagonals && !shape.windows,
+            x_alone: only_diagonals,
+            windows: shape.windows,
+            placements: shape.knight,
+            locked: moves && !shape.knight,
             settle_moves,
         };
         let locked = if moves {
@@ -2449,6 +2466,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
     use crate::generate::Rng;
     use crate::rules::generate::random_solution;
     use crate::rules::{RuleSet, Variant};
@@ -2608,7 +2626,7 @@ mod tests {
             }
             let want = (0..CELLS)
                 .filter(|&c| m >> c & 1 != 0)
-                .fold(0u128, |w, c| w | v.orth[c]);
+                .fold(0u128, |w, c| w | v.links[0].1.near[c]);
             assert_eq!(orth_neighbours(split(m)), split(want), "{m:x}");
         }
     }
@@ -2620,7 +2638,7 @@ mod tests {
     /// those.
     #[test]
     fn move_cells_are_king_and_knight_moves() {
-        use crate::rules::table::{KING_MASKS, KNIGHT_MASKS};
+        use crate::rules::{anti_king::KING_MASKS, anti_knight::KNIGHT_MASKS};
         let reach = |mv: u8, cell: usize| {
             // A king's moves along its row or column stay in a house: only the
             // diagonal ones are taken.

@@ -116,13 +116,13 @@ impl State {
             *board &= !bit;
         }
         self.cand[d] = (self.cand[d] & !v.peers[cell]) | bit;
-        if v.non_consecutive {
-            let near = v.orth[cell];
-            if d > 0 {
-                self.cand[d - 1] &= !near;
-            }
-            if d < 8 {
-                self.cand[d + 1] &= !near;
+        // Each link's banned digits lose the cell's neighbours.
+        for (_, link) in &v.links {
+            let near = link.near[cell];
+            let mut ban = link.ban[d + 1];
+            while ban != 0 {
+                self.cand[ban.trailing_zeros() as usize] &= !near;
+                ban &= ban - 1;
             }
         }
         self.open &= !bit;
@@ -500,7 +500,7 @@ impl VariantSolver {
             EngineChoice::Bands => true,
             EngineChoice::Generic => false,
         };
-        if !uses_bands || v.regions().is_some() || self.bands.as_ref().is_some_and(|b| b.0 == rules)
+        if !uses_bands || !v.band_engine_runs() || self.bands.as_ref().is_some_and(|b| b.0 == rules)
         {
             return;
         }
@@ -584,7 +584,7 @@ impl VariantSolver {
             outcome.first = None;
             return outcome;
         }
-        if self.choice != EngineChoice::Generic && v.regions().is_none() {
+        if self.choice != EngineChoice::Generic && v.band_engine_runs() {
             self.prepare(v);
             let (_, engine, catalog) = &mut **self.bands.as_mut().expect("just made");
             if let Some(catalog) = catalog {

@@ -149,8 +149,8 @@ pub fn random_solution(v: &Variant, rng: &mut Rng) -> Result<Grid, GenerateError
 fn attempt(v: &Variant, rng: &mut Rng, budget: u64, stack: &mut Vec<State>) -> Attempt {
     stack.clear();
     let mut cur = State::EMPTY;
-    if !v.rules().contains(Rule::NonConsecutive) {
-        // Digits may be relabelled freely, so the first row may as well be a random
+    if v.links.is_empty() {
+        // Without links digits may be relabelled freely, so the first row may as well be a random
         // permutation: it costs no generality and spares the search 9! equivalent
         // subtrees, which matters for the tight rule sets (x with anti-knight).
         let mut row: [u8; 9] = std::array::from_fn(|i| i as u8);

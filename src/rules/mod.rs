@@ -38,6 +38,14 @@
 //! assert!(variant.is_solution(&outcome.first.unwrap()));
 //! ```
 
+// The rules, one file each (see `rule.rs`).
+mod anti_king;
+mod anti_knight;
+mod jigsaw;
+mod non_consecutive;
+mod windoku;
+mod x;
+
 mod bands;
 mod catalog;
 mod engine;
@@ -47,6 +55,7 @@ mod nonconsecutive;
 mod placements;
 mod record;
 mod regions;
+mod rule;
 mod symmetry;
 mod table;
 mod xlanes;
@@ -63,6 +72,7 @@ pub use generate::{
 };
 pub use record::{record_rules, RecordRules, Variants};
 pub use regions::{RegionError, Regions};
+pub use rule::{Link, RuleDef, Shape};
 pub use symmetry::{canonical, Symmetries};
 pub use table::{HouseKind, RuleConflict, Variant, VariantError};
 
@@ -97,16 +107,22 @@ impl Rule {
         Rule::Jigsaw,
     ];
 
+    /// What the rule adds to the classic rules: its houses, peers and links, and how
+    /// it is drawn and worded (one file per rule, see [`RuleDef`]).
+    pub fn def(self) -> &'static dyn RuleDef {
+        match self {
+            Rule::X => &x::X,
+            Rule::Windoku => &windoku::Windoku,
+            Rule::AntiKnight => &anti_knight::AntiKnight,
+            Rule::AntiKing => &anti_king::AntiKing,
+            Rule::NonConsecutive => &non_consecutive::NonConsecutive,
+            Rule::Jigsaw => &jigsaw::Jigsaw,
+        }
+    }
+
     /// The rule's name as written in a rule list (`anti-knight`, ...).
     pub fn name(self) -> &'static str {
-        match self {
-            Rule::X => "x",
-            Rule::Windoku => "windoku",
-            Rule::AntiKnight => "anti-knight",
-            Rule::AntiKing => "anti-king",
-            Rule::NonConsecutive => "non-consecutive",
-            Rule::Jigsaw => "jigsaw",
-        }
+        self.def().name()
     }
 
     fn bit(self) -> u8 {

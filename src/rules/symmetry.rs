@@ -44,6 +44,8 @@ enum Relabel {
     Any,
     /// Only the identity and `d → 10 − d` (non-consecutive).
     Reverse,
+    /// Only the identity (a link that reversing the digits does not keep).
+    Identity,
 }
 
 /// The symmetries of one (non-classic, non-jigsaw) rule set.
@@ -129,14 +131,25 @@ impl Symmetries {
                 (0..CELLS).all(|c| {
                     let to = usize::from(map[c]);
                     image(map, v.peers[c]) == v.peers[to]
-                        && (!v.non_consecutive || image(map, v.orth[c]) == v.orth[to])
+                        && v.links
+                            .iter()
+                            .all(|(_, l)| image(map, l.near[c]) == l.near[to])
                 })
             })
             .collect();
-        let relabel = if v.non_consecutive {
+        // Digits relabel freely without links; with links, `d → 10 − d` when every
+        // link's bans are the same read backwards (non-consecutive's are), else not.
+        let reversed = |ban: u16| (0..9).fold(0u16, |m, e| m | (ban >> e & 1) << (8 - e));
+        let relabel = if v.links.is_empty() {
+            Relabel::Any
+        } else if v
+            .links
+            .iter()
+            .all(|(_, l)| (1..=9).all(|d| l.ban[10 - d] == reversed(l.ban[d])))
+        {
             Relabel::Reverse
         } else {
-            Relabel::Any
+            Relabel::Identity
         };
         Some(Symmetries { maps, relabel })
     }
@@ -174,6 +187,7 @@ impl Symmetries {
             let img = self.apply(i, grid);
             let labelled = match self.relabel {
                 Relabel::Any => [relabel_first_seen(&img), [BLANK + 1; CELLS]],
+                Relabel::Identity => [blank_high(&img), [BLANK + 1; CELLS]],
                 Relabel::Reverse => [
                     blank_high(&img),
                     blank_high(&Symmetries::reverse_digits(&img)),

@@ -3,11 +3,13 @@
 //! `rule[kind][index][digit]` tables but with 81-bit cell masks instead of occupancy
 //! flags.
 //!
-//! A *house* is nine cells that hold every digit once: rows, columns, boxes (or jigsaw
-//! regions), the two diagonals (`x`) and the four windows (`windoku`). The *peers* of a
-//! cell are all cells that may not repeat its digit: its house-mates plus its knight's
-//! or king's move neighbours under `anti-knight` / `anti-king`. `non-consecutive` is
-//! the one rule that relates different digits; it uses the orthogonal neighbour masks.
+//! The table is built from the rules' definitions (one file per rule, see `rule.rs`):
+//! a *house* is nine cells that hold every digit once: rows, columns, boxes (or jigsaw
+//! regions) and the houses the rules add (the two diagonals of `x`, the four windows of
+//! `windoku`). The *peers* of a cell are all cells that may not repeat its digit: its
+//! house-mates plus the peers a rule adds (a knight's or king's move under
+//! `anti-knight` / `anti-king`). A *link* relates different digits of neighbouring
+//! cells (`non-consecutive`: orthogonal neighbours, digits one apart).
 //!
 //! [`Variant`] also checks givens and solutions against every active rule, with errors
 //! that name the cells and the rule, and draws grids with the regions and marked cells.
@@ -17,16 +19,14 @@ use std::fmt;
 use crate::grid::{cell_name, Conflict, Grid, CELLS};
 
 use super::leftovers;
-use super::regions::{orth_neighbours, Regions};
+use super::regions::Regions;
+use super::rule::{square, Link, Shape};
 use super::{Rule, RuleSet};
 
 /// At most 9 rows + 9 columns + 9 boxes or regions + 2 diagonals + 4 windows.
 pub(crate) const MAX_HOUSES: usize = 33;
 // `Variant::house_of` marks each cell's houses in one `u64`.
 const _: () = assert!(MAX_HOUSES <= 64);
-
-/// Top-left cells (row, column, 0-based) of the four windoku windows.
-const WINDOWS: [(usize, usize); 4] = [(1, 1), (1, 5), (5, 1), (5, 5)];
 
 /// What a house is, for messages and drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +45,27 @@ pub enum HouseKind {
     AntiDiagonal,
     /// Windoku window 0..4 (top-left r2c2, r2c6, r6c2, r6c6).
     Window(u8),
+    /// House `index` of another rule (its order in [`super::RuleDef::houses`]).
+    Added {
+        /// The rule whose house it is.
+        rule: Rule,
+        /// Which of its houses.
+        index: u8,
+    },
+}
+
+impl HouseKind {
+    /// The rule a house beyond rows, columns and boxes belongs to, and its index there.
+    fn added(self) -> Option<(Rule, u8)> {
+        match self {
+            HouseKind::MainDiagonal => Some((Rule::X, 0)),
+            HouseKind::AntiDiagonal => Some((Rule::X, 1)),
+            HouseKind::Window(w) => Some((Rule::Windoku, w)),
+            HouseKind::Region(r) => Some((Rule::Jigsaw, r)),
+            HouseKind::Added { rule, index } => Some((rule, index)),
+            HouseKind::Row(_) | HouseKind::Column(_) | HouseKind::Box(_) => None,
+        }
+    }
 }
 
 /// Why a rule table could not be built.
@@ -77,9 +98,10 @@ pub enum RuleConflict {
         /// The repeated digit.
         digit: u8,
     },
-    /// Two cells a knight's or king's move apart hold the same digit.
+    /// Two peers a rule makes (cells a knight's or king's move apart) hold the same
+    /// digit.
     Pair {
-        /// [`Rule::AntiKnight`] or [`Rule::AntiKing`].
+        /// The rule ([`Rule::AntiKnight`], [`Rule::AntiKing`], ...).
         rule: Rule,
         /// The earlier cell.
         first: usize,
@@ -88,8 +110,11 @@ pub enum RuleConflict {
         /// The repeated digit.
         digit: u8,
     },
-    /// Two orthogonal neighbours hold consecutive digits.
-    Consecutive {
+    /// Two neighbours a rule links hold digits it bans together (consecutive digits
+    /// next to each other, under non-consecutive).
+    Linked {
+        /// The rule ([`Rule::NonConsecutive`], ...).
+        rule: Rule,
         /// The earlier cell.
         first: usize,
         /// Its digit.
@@ -112,16 +137,11 @@ impl fmt::Display for RuleConflict {
                 second,
                 digit,
             } => {
-                let place = match kind {
-                    HouseKind::MainDiagonal => "on the main diagonal".to_string(),
-                    HouseKind::AntiDiagonal => "on the anti-diagonal".to_string(),
-                    HouseKind::Window(w) => {
-                        let (r, c) = WINDOWS[usize::from(w)];
-                        format!("in the window at {}", cell_name(r * 9 + c))
-                    }
-                    HouseKind::Region(_) => format!("in region '{symbol}'"),
+                let place = match kind.added() {
+                    Some((Rule::Jigsaw, _)) => format!("in region '{symbol}'"),
+                    Some((rule, index)) => rule.def().house_place(index),
                     // Rows, columns and boxes are reported as `Classic`.
-                    HouseKind::Row(_) | HouseKind::Column(_) | HouseKind::Box(_) => {
+                    None => {
                         return Conflict {
                             first,
                             second,
@@ -149,14 +169,16 @@ impl fmt::Display for RuleConflict {
                 cell_name(first),
                 cell_name(second)
             ),
-            RuleConflict::Consecutive {
+            RuleConflict::Linked {
+                rule,
                 first,
                 first_digit,
                 second,
                 second_digit,
             } => write!(
                 f,
-                "non-consecutive: {} is {first_digit} and {} is {second_digit}",
+                "{}: {} is {first_digit} and {} is {second_digit}",
+                rule.name(),
                 cell_name(first),
                 cell_name(second)
             ),
@@ -181,9 +203,10 @@ pub struct Variant {
     pub(crate) house_of: [u64; CELLS],
     /// Cells that may not hold a cell's digit (the cell itself excluded).
     pub(crate) peers: [u128; CELLS],
-    /// Orthogonal neighbours, used by `non-consecutive`.
-    pub(crate) orth: [u128; CELLS],
-    pub(crate) non_consecutive: bool,
+    /// The rules' links (non-consecutive's), with their rules.
+    pub(crate) links: Vec<(Rule, Link)>,
+    /// What the box-band engine's own inferences key on (the union of the rules').
+    pub(crate) shape: Shape,
     /// Jigsaw only: the law of leftovers' pairs of cell sets that hold the same digits
     /// (see `leftovers.rs`); the rest of the array is zero.
     pub(crate) leftovers: [(u128, u128); leftovers::MAX_PAIRS],
@@ -204,30 +227,6 @@ impl fmt::Debug for Variant {
     }
 }
 
-/// Cell offsets (row, column) a knight's move away.
-const KNIGHT: [(i32, i32); 8] = [
-    (-2, -1),
-    (-2, 1),
-    (-1, -2),
-    (-1, 2),
-    (1, -2),
-    (1, 2),
-    (2, -1),
-    (2, 1),
-];
-
-/// Cell offsets a king's move away.
-const KING: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
-
 /// The cells of `grid` holding each digit (index 0: the blanks).
 fn cells_by_digit(grid: &Grid) -> [u128; 10] {
     let mut filled = [0u128; 10];
@@ -237,50 +236,12 @@ fn cells_by_digit(grid: &Grid) -> [u128; 10] {
     filled
 }
 
-/// The cells at `offsets` from `cell` that are on the grid.
-const fn offsets_mask(cell: usize, offsets: &[(i32, i32); 8]) -> u128 {
-    let (r, c) = ((cell / 9) as i32, (cell % 9) as i32);
-    let mut mask = 0u128;
-    let mut i = 0;
-    while i < offsets.len() {
-        let (r, c) = (r + offsets[i].0, c + offsets[i].1);
-        if 0 <= r && r < 9 && 0 <= c && c < 9 {
-            mask |= 1u128 << (r * 9 + c);
-        }
-        i += 1;
-    }
-    mask
-}
-
-/// [`offsets_mask`] of every cell, built once at compile time: the givens check runs
-/// per puzzle, and building the masks there was a seventh of the whole process's
-/// time on anti-king puzzles.
-const fn offsets_masks(offsets: &[(i32, i32); 8]) -> [u128; CELLS] {
-    let mut masks = [0u128; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        masks[cell] = offsets_mask(cell, offsets);
-        cell += 1;
-    }
-    masks
-}
-
-/// The cells a knight's move from each cell.
-pub(super) static KNIGHT_MASKS: [u128; CELLS] = offsets_masks(&KNIGHT);
-
-/// The cells a king's move from each cell.
-pub(super) static KING_MASKS: [u128; CELLS] = offsets_masks(&KING);
-
-/// The cells of a 3×3 square whose top-left cell is (row, col).
-fn square(row: usize, col: usize) -> u128 {
-    (0..9).fold(0, |m, i| m | 1u128 << ((row + i / 3) * 9 + col + i % 3))
-}
-
 impl Variant {
     /// Build the table of `rules`. `regions` must be given exactly when the rules
     /// include `jigsaw`.
     pub fn new(rules: RuleSet, regions: Option<&Regions>) -> Result<Variant, VariantError> {
-        match (rules.contains(Rule::Jigsaw), regions) {
+        let replaces_boxes = rules.iter().any(|rule| rule.def().replaces_boxes());
+        match (replaces_boxes, regions) {
             (true, None) => return Err(VariantError::JigsawWithoutRegions),
             (false, Some(_)) => return Err(VariantError::RegionsWithoutJigsaw),
             _ => {}
@@ -318,19 +279,15 @@ impl Variant {
                 }
             }
         }
-        if rules.contains(Rule::X) {
-            add(
-                (0..9).fold(0, |m, i| m | 1u128 << (i * 9 + i)),
-                HouseKind::MainDiagonal,
-            );
-            add(
-                (0..9).fold(0, |m, i| m | 1u128 << (i * 9 + 8 - i)),
-                HouseKind::AntiDiagonal,
-            );
-        }
-        if rules.contains(Rule::Windoku) {
-            for (w, &(r, c)) in WINDOWS.iter().enumerate() {
-                add(square(r, c), HouseKind::Window(w as u8));
+        for rule in rules.iter() {
+            for (mask, kind) in rule.def().houses() {
+                debug_assert_eq!(
+                    mask.count_ones(),
+                    9,
+                    "{}: a house has nine cells",
+                    rule.name()
+                );
+                add(mask, kind);
             }
         }
         // each house adds itself to its cells' peers (a pass per house, not per cell)
@@ -345,18 +302,17 @@ impl Variant {
                 rest &= rest - 1;
             }
         }
-        let mut orth = [0u128; CELLS];
-        for cell in 0..CELLS {
-            let mut p = peers[cell];
-            if rules.contains(Rule::AntiKnight) {
-                p |= KNIGHT_MASKS[cell];
-            }
-            if rules.contains(Rule::AntiKing) {
-                p |= KING_MASKS[cell];
-            }
-            peers[cell] = p & !(1u128 << cell);
-            orth[cell] = orth_neighbours(cell);
+        for (cell, p) in peers.iter_mut().enumerate() {
+            let all = rules.iter().fold(*p, |m, rule| m | rule.def().peers(cell));
+            *p = all & !(1u128 << cell);
         }
+        let links: Vec<(Rule, Link)> = rules
+            .iter()
+            .filter_map(|rule| Some((rule, rule.def().link()?)))
+            .collect();
+        let shape = rules
+            .iter()
+            .fold(Shape::default(), |s, rule| s.union(rule.def().shape()));
         let (leftovers, n_leftovers) = match region_masks {
             Some(masks) => leftovers::pairs(&masks),
             None => ([(0, 0); leftovers::MAX_PAIRS], 0),
@@ -378,9 +334,20 @@ impl Variant {
             n_houses: n,
             house_of,
             peers,
-            orth,
-            non_consecutive: rules.contains(Rule::NonConsecutive),
+            links,
+            shape,
         })
+    }
+
+    /// Whether the box-band engine runs these rules: they keep the boxes, and every
+    /// link is one it has inferences for ([`Shape::consecutive`]); the rest run on
+    /// the generic engine.
+    pub(crate) fn band_engine_runs(&self) -> bool {
+        self.regions.is_none()
+            && self
+                .links
+                .iter()
+                .all(|(rule, _)| rule.def().shape().consecutive)
     }
 
     /// The rules of this table.
@@ -438,11 +405,13 @@ impl Variant {
         for (cell, &digit) in grid.cells().iter().enumerate() {
             broken |= self.peers[cell] & filled[usize::from(digit)];
         }
-        if self.non_consecutive {
+        for (_, link) in &self.links {
             for (cell, &digit) in grid.cells().iter().enumerate() {
-                let d = usize::from(digit);
-                if d != 0 {
-                    broken |= self.orth[cell] & (filled[d - 1] | filled[d + 1]);
+                let mut ban = link.ban[usize::from(digit)];
+                while ban != 0 {
+                    let e = ban.trailing_zeros() as usize + 1;
+                    broken |= link.near[cell] & filled[e];
+                    ban &= ban - 1;
                 }
             }
         }
@@ -464,64 +433,73 @@ impl Variant {
     }
 
     /// The rules added to the classic ones, in the order [`Variant::check_givens`]
-    /// gives.
+    /// gives: rule by rule, its houses, then its peers, then its link.
     fn check_added(&self, grid: &Grid) -> Result<(), RuleConflict> {
-        self.check_houses(grid, |k| {
-            matches!(k, HouseKind::MainDiagonal | HouseKind::AntiDiagonal)
-        })?;
-        self.check_houses(grid, |k| matches!(k, HouseKind::Window(_)))?;
-        for (rule, masks) in [
-            (Rule::AntiKnight, &KNIGHT_MASKS),
-            (Rule::AntiKing, &KING_MASKS),
-        ] {
-            if !self.rules.contains(rule) {
-                continue;
-            }
-            // Most grids break nothing: test each digit's cells against their moves
-            // first, and find which pair to report only on a clash.
-            let filled = cells_by_digit(grid);
-            let clash = filled[1..]
-                .iter()
-                .any(|&f| cells(f).any(|c| masks[c] & f != 0));
-            if !clash {
-                continue;
-            }
-            for (second, &moves) in masks.iter().enumerate() {
-                let digit = grid.get(second);
-                if digit == 0 {
-                    continue;
-                }
-                let earlier = moves & ((1u128 << second) - 1);
-                if let Some(first) = cells(earlier).find(|&c| grid.get(c) == digit) {
-                    return Err(RuleConflict::Pair {
-                        rule,
-                        first,
-                        second,
-                        digit,
-                    });
-                }
+        for rule in self.rules.iter() {
+            self.check_houses(grid, |k| k.added().is_some_and(|(r, _)| r == rule))?;
+            self.check_pairs(grid, rule)?;
+            if let Some((_, link)) = self.links.iter().find(|(r, _)| *r == rule) {
+                Self::check_link(grid, rule, link)?;
             }
         }
-        if self.non_consecutive {
-            for second in 0..CELLS {
-                let digit = grid.get(second);
-                if digit == 0 {
-                    continue;
-                }
-                let earlier = self.orth[second] & ((1u128 << second) - 1);
-                // A blank (0) is never consecutive, not even to a 1.
-                let consecutive = |c: usize| grid.get(c) != 0 && grid.get(c).abs_diff(digit) == 1;
-                if let Some(first) = cells(earlier).find(|&c| consecutive(c)) {
-                    return Err(RuleConflict::Consecutive {
-                        first,
-                        first_digit: grid.get(first),
-                        second,
-                        second_digit: digit,
-                    });
-                }
+        Ok(())
+    }
+
+    /// The first pair of cells holding the same digit that `rule`'s own peers (not
+    /// its houses) forbid.
+    fn check_pairs(&self, grid: &Grid, rule: Rule) -> Result<(), RuleConflict> {
+        let def = rule.def();
+        // Most grids break nothing: test each digit's cells against the rule's peers
+        // first, and find which pair to report only on a clash.
+        let filled = cells_by_digit(grid);
+        let clash = filled[1..]
+            .iter()
+            .any(|&f| cells(f).any(|c| def.peers(c) & f != 0));
+        if !clash {
+            return Ok(());
+        }
+        for second in 0..CELLS {
+            let digit = grid.get(second);
+            if digit == 0 {
+                continue;
+            }
+            let earlier = def.peers(second) & ((1u128 << second) - 1);
+            if let Some(first) = cells(earlier).find(|&c| grid.get(c) == digit) {
+                return Err(RuleConflict::Pair {
+                    rule,
+                    first,
+                    second,
+                    digit,
+                });
             }
         }
-        self.check_houses(grid, |k| matches!(k, HouseKind::Region(_)))
+        Ok(())
+    }
+
+    /// The first pair of linked neighbours holding digits the link bans together.
+    fn check_link(grid: &Grid, rule: Rule, link: &Link) -> Result<(), RuleConflict> {
+        for second in 0..CELLS {
+            let digit = grid.get(second);
+            if digit == 0 {
+                continue;
+            }
+            let earlier = link.near[second] & ((1u128 << second) - 1);
+            // A blank (0) is banned by nothing, not even next to a 1.
+            let banned = |c: usize| {
+                let e = grid.get(c);
+                e != 0 && link.ban[usize::from(digit)] >> (e - 1) & 1 != 0
+            };
+            if let Some(first) = cells(earlier).find(|&c| banned(c)) {
+                return Err(RuleConflict::Linked {
+                    rule,
+                    first,
+                    first_digit: grid.get(first),
+                    second,
+                    second_digit: digit,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The houses of the kinds `pick` selects, scanned in cell order.
@@ -597,11 +575,12 @@ impl Variant {
 
     /// A boxed picture of `grid`.
     ///
-    /// Rules that change no house shape (classic, anti-knight, anti-king,
-    /// non-consecutive) draw exactly [`Grid::to_boxed`]. With `x`, `windoku` or
-    /// `jigsaw` every cell takes three characters and the borders follow the boxes or
-    /// regions; diagonal cells are drawn `\5\` (main) or `/5/` (anti; `X5X` on the
-    /// centre), window cells `[5]`, and a legend line follows.
+    /// Rules that mark no cell and keep the boxes (classic, anti-knight, anti-king,
+    /// non-consecutive) draw exactly [`Grid::to_boxed`]. With a rule that marks cells
+    /// ([`super::RuleDef::mark`]: `x`, `windoku`) or `jigsaw` every cell takes three
+    /// characters and the borders follow the boxes or regions; diagonal cells are
+    /// drawn `\5\` (main) or `/5/` (anti; `X5X` on the centre), window cells `[5]`
+    /// (the first rule that marks a cell draws it), and a legend line follows.
     ///
     /// ```
     /// use bulkdoku::rules::{RuleSet, Variant};
@@ -613,16 +592,14 @@ impl Variant {
     /// assert_eq!(first_rows[1], r"|\.\  .   . | .   .   . | .   .  /./|");
     /// ```
     pub fn to_boxed(&self, grid: &Grid) -> String {
-        let x = self.rules.contains(Rule::X);
-        let windoku = self.rules.contains(Rule::Windoku);
-        if !x && !windoku && self.regions.is_none() {
+        let legend: Vec<&str> = self.rules.iter().filter_map(|r| r.def().legend()).collect();
+        if legend.is_empty() && self.regions.is_none() {
             return grid.to_boxed();
         }
         let region = |cell: usize| match &self.regions {
             Some(r) => r.id(cell),
             None => (cell / 27) * 3 + (cell % 9) / 3,
         };
-        let window_cells = WINDOWS.iter().fold(0u128, |m, &(r, c)| m | square(r, c));
         let mut s = String::with_capacity(1000);
         for row in 0..=9 {
             // The border line above `row` (row 9: the bottom frame); a line with no
@@ -670,27 +647,16 @@ impl Variant {
                 let cell = row * 9 + col;
                 let v = grid.get(cell);
                 let ch = if v == 0 { '.' } else { (b'0' + v) as char };
-                let main = x && row == col;
-                let anti = x && row + col == 8;
-                let (open, close) = match (main, anti) {
-                    (true, true) => ('X', 'X'),
-                    (true, false) => ('\\', '\\'),
-                    (false, true) => ('/', '/'),
-                    _ if windoku && window_cells & 1 << cell != 0 => ('[', ']'),
-                    _ => (' ', ' '),
-                };
+                let (open, close) = self
+                    .rules
+                    .iter()
+                    .find_map(|r| r.def().mark(cell))
+                    .unwrap_or((' ', ' '));
                 s.push(open);
                 s.push(ch);
                 s.push(close);
             }
             s.push('\n');
-        }
-        let mut legend = Vec::new();
-        if x {
-            legend.push("\\ \\ main diagonal, / / anti-diagonal");
-        }
-        if windoku {
-            legend.push("[ ] windows");
         }
         if !legend.is_empty() {
             s.push_str(&legend.join("; "));

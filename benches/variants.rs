@@ -52,13 +52,14 @@ fn puzzles_per_set() -> usize {
 }
 
 /// Rule sets with a rate of their own.
-const SETS: [&str; 9] = [
+const SETS: [&str; 10] = [
     "x",
     "windoku",
     "anti-knight",
     "anti-king",
     "non-consecutive",
     "jigsaw",
+    "disjoint",
     "x,windoku",
     "x,anti-knight",
     "anti-king,anti-knight,non-consecutive",

@@ -118,10 +118,31 @@ impl From<InputFormat> for input::InputFormat {
 /// The variant rules puzzles are played under.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct RulesArgs {
-    /// Rules, comma-separated: classic (default), x, windoku, anti-knight, anti-king,
-    /// non-consecutive, jigsaw. A CSV `rules` column overrides them per row.
-    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules)]
+    /// Rules, comma-separated: classic (default) or any of the known rules (x,
+    /// windoku, ...). A CSV `rules` column overrides them per row.
+    #[arg(long, value_name = "RULES", default_value = "classic", value_parser = parse_rules,
+          help = rules_help(false), long_help = rules_help(true))]
     pub rules: RuleSet,
+}
+
+/// `--rules`' help, from the rules' own definitions: the names (short help), or each
+/// name with what the rule says (long help).
+fn rules_help(long: bool) -> String {
+    use bulkdoku::rules::Rule;
+    if !long {
+        return format!(
+            "Rules, comma-separated: {}. A CSV `rules` column overrides them per row",
+            bulkdoku::rules::known_rules()
+        );
+    }
+    let mut help = String::from(
+        "Rules, comma-separated (a CSV `rules` column overrides them per row):\n  classic: \
+         rows, columns and boxes hold every digit once (the default; always on)",
+    );
+    for rule in Rule::ALL {
+        help.push_str(&format!("\n  {}: {}", rule.name(), rule.def().summary()));
+    }
+    help
 }
 
 /// A rule list, or the usage error that names the known rules.

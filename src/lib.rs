@@ -10,7 +10,8 @@
 //!   `rate`, around the rater ([`rate`]: Sudoku Explainer's ER, EP, ED).
 //! - [`row`] and [`output`]: the output rows and their writers.
 //! - [`rules`]: variant rules (Sudoku-X, Windoku, anti-knight, anti-king,
-//!   non-consecutive, jigsaw) and their generic engine.
+//!   non-consecutive, jigsaw, disjoint groups), one file each behind one trait, and
+//!   their engines.
 //! - [`generate`], [`canon`], [`report`]: puzzles made, puzzles compared, runs summarised.
 //!
 //! The `bulkdoku` binary (feature `cli`, on by default) only wires them together; the

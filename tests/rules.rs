@@ -2,7 +2,8 @@
 //!
 //! `reference` below is a brute-force solver written from the rules' wording, cell pair
 //! by cell pair (same row? same column? same box or region? both on a diagonal? in one
-//! window? a knight's or king's move apart? neighbours with consecutive digits?), with
+//! window? a knight's or king's move apart? at the same place in two boxes? neighbours
+//! with consecutive digits?), with
 //! no masks, no houses and no propagation: it shares no code with the engine. The
 //! property tests compare solution sets and counts at several limits on random grids
 //! with a few blanks (sometimes with a corrupted cell), for every rule and combination
@@ -93,6 +94,11 @@ mod reference {
                 if self.rules.contains(Rule::AntiKing) && dr <= 1 && dc <= 1 {
                     return true;
                 }
+                // The same place in two boxes: same row within the band and column
+                // within the stack.
+                if self.rules.contains(Rule::Disjoint) && ra % 3 == rb % 3 && ca % 3 == cb % 3 {
+                    return true;
+                }
             }
             self.rules.contains(Rule::NonConsecutive)
                 && dr + dc == 1
@@ -163,7 +169,7 @@ mod reference {
     }
 }
 
-/// Rule sets without jigsaw that have grids (17 of the 32).
+/// Rule sets without jigsaw that have grids (34 of the 64).
 fn sets_with_grids() -> Vec<RuleSet> {
     RuleSet::all_combinations()
         .filter(|s| !s.contains(Rule::Jigsaw) && grid_exists(*s) == Some(true))
@@ -608,7 +614,7 @@ fn conflicts_are_named_with_cells_and_rule() {
     let regions =
         "111223333111223343112225543166525443776525844776555844776688884776889999766899999";
     type Case = (&'static str, Option<&'static str>, Givens, &'static str);
-    let cases: [Case; 10] = [
+    let cases: [Case; 11] = [
         (
             "classic",
             None,
@@ -669,6 +675,14 @@ fn conflicts_are_named_with_cells_and_rule() {
             None,
             &[(2, 2, 3), (2, 3, 4)],
             "non-consecutive: r2c2 is 3 and r2c3 is 4",
+        ),
+        (
+            "disjoint",
+            None,
+            // Both the centre of their boxes.
+            &[(2, 5, 6), (8, 2, 6)],
+            "givens conflict in the disjoint group of the boxes' centre cells: r2c5 and \
+             r8c2 are both 6",
         ),
     ];
     for (rules, layout, givens, message) in cases {

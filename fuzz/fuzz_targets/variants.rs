@@ -8,7 +8,8 @@
 //! has for the vector search it hands x, windoku, x,windoku, anti-king and
 //! non-consecutive to (AVX2, AVX2 with AVX-512VL, AVX-512).
 //!
-//! `Auto` and `Bands` run the box-band engine on every rule set that keeps the boxes, so
+//! `Auto` and `Bands` run the box-band engine on every rule set that keeps the boxes
+//! (but those with disjoint groups, which run the generic engine), so
 //! every inference it makes is checked against the reference here: under
 //! non-consecutive, what the places left for a digit in a row, column or box imply for
 //! `d ± 1`, what the places left for `d - 1` and `d + 1` together imply for `d`, and
@@ -22,11 +23,11 @@
 //! Grids come two ways:
 //! - a grid of the reference's table (one per rule set that has a grid, jigsaw layouts
 //!   included) moved by one of the eight symmetries of the square, which keep the
-//!   boxes, the diagonals (as a pair), the windows, knight and king moves and
-//!   adjacency (a jigsaw layout moves with the grid), its digits relabelled (under
+//!   boxes, the diagonals (as a pair), the windows, the disjoint groups, knight and
+//!   king moves and adjacency (a jigsaw layout moves with the grid), its digits relabelled (under
 //!   non-consecutive only by `d -> 10 - d`, which keeps differences), up to 24 cells
 //!   blanked and a few overwritten with any digit;
-//! - sparse raw cells under any of the 32 rule sets that keep the boxes (those with no
+//! - sparse raw cells under any of the 64 rule sets that keep the boxes (those with no
 //!   grid at all among them), where the reference's work is bounded and a grid it
 //!   cannot finish is skipped.
 #![no_main]
@@ -77,7 +78,7 @@ fn moved(s: u8, cell: usize) -> usize {
 
 fn case(u: &mut Unstructured) -> Result<Case> {
     if u.ratio(1, 4)? {
-        let rules = Rules::from_bits(u.int_in_range(0..=31)?);
+        let rules = Rules::from_bits(u.int_in_range(0..=63)?);
         let mut cells = [0u8; 81];
         for c in cells.iter_mut() {
             if u.ratio(1, 8)? {

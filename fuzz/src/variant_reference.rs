@@ -17,10 +17,12 @@ pub struct Rules {
     pub anti_king: bool,
     /// Orthogonal neighbours never hold consecutive digits.
     pub non_consecutive: bool,
+    /// The cells at the same place in each box hold every digit once.
+    pub disjoint: bool,
 }
 
 impl Rules {
-    /// The rules named by the low five bits of `bits`.
+    /// The rules named by the low six bits of `bits`.
     pub fn from_bits(bits: u8) -> Rules {
         Rules {
             x: bits & 1 != 0,
@@ -28,6 +30,7 @@ impl Rules {
             anti_knight: bits & 4 != 0,
             anti_king: bits & 8 != 0,
             non_consecutive: bits & 16 != 0,
+            disjoint: bits & 32 != 0,
         }
     }
 
@@ -41,6 +44,7 @@ impl Rules {
             (self.anti_king, "anti-king"),
             (self.non_consecutive, "non-consecutive"),
             (jigsaw, "jigsaw"),
+            (self.disjoint, "disjoint"),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -195,6 +199,91 @@ pub const GRIDS: &[(u8, Option<usize>, &str)] = &[
         Some(2),
         "281459637693741285754286391316897452867534129925318746479623518548172963132965874",
     ),
+    (
+        32,
+        None,
+        "281459637475236189936871425314925876852647391697183254143598762528764913769312548",
+    ),
+    (
+        33,
+        None,
+        "281459637475236189936871542518942376643517928729683415164725893892364751357198264",
+    ),
+    (
+        34,
+        None,
+        "281459637693287541457631829548173962372968154916542783824716395739825416165394278",
+    ),
+    (
+        35,
+        None,
+        "281459637369827541457361829824173965175692483936548712542716398718934256693285174",
+    ),
+    (
+        36,
+        None,
+        "281459637963728154745361829812594763396287415457613982128945376639872541574136298",
+    ),
+    (
+        37,
+        None,
+        "281459637756132984439687251392874516675213498814596372143968725567321849928745163",
+    ),
+    (
+        38,
+        None,
+        "281459637537126849496837521842573916675912483319684752124768395758391264963245178",
+    ),
+    (
+        40,
+        None,
+        "281459637436271589759368214812745963963812745547936821198524376324697158675183492",
+    ),
+    (
+        41,
+        None,
+        "281459637436271589597368214715924368364817925829635471173546892658192743942783156",
+    ),
+    (
+        42,
+        None,
+        "281459637346217589759863412813742965462935871975186324528374196194628753637591248",
+    ),
+    (
+        43,
+        None,
+        "281459637476238519539176428148523976952687143763914852815762394324891765697345281",
+    ),
+    (
+        44,
+        None,
+        "281459637637281459459637281728145963963728145145963728372814596596372814814596372",
+    ),
+    (
+        48,
+        None,
+        "379258614852416379614793825461937582285164937937582461793825146528641793146379258",
+    ),
+    (
+        49,
+        None,
+        "315794826947268153682531479268153947531479682794826315479682531826315794153947268",
+    ),
+    (
+        52,
+        None,
+        "629481573375926148841573692296148357753692814418357269962814735537269481184735926",
+    ),
+    (
+        56,
+        None,
+        "837261594261594837594837261372615948948372615615948372483726159726159483159483726",
+    ),
+    (
+        60,
+        None,
+        "162738495738495162495162738627384951384951627951627384273849516849516273516273849",
+    ),
 ];
 
 /// Each cell's region, 0..9: the 3×3 boxes, or a jigsaw layout.
@@ -243,6 +332,7 @@ pub fn see(rules: &Rules, regions: &Regions, a: usize, b: usize) -> bool {
         || (rules.windoku && window(a).is_some() && window(a) == window(b))
         || (rules.anti_knight && ((dr == 1 && dc == 2) || (dr == 2 && dc == 1)))
         || (rules.anti_king && dr <= 1 && dc <= 1)
+        || (rules.disjoint && ra % 3 == rb % 3 && ca % 3 == cb % 3)
 }
 
 /// Whether `digit` may go in `cell` given the other (non-zero) cells.
@@ -382,6 +472,12 @@ mod tests {
         g[70] = 9;
         assert!(givens_ok(&Rules::default(), &b, &g));
         assert!(!givens_ok(&Rules::from_bits(2), &b, &g));
+        // Disjoint groups: r2c5 and r8c2, both the centre of their boxes.
+        let mut g = [0u8; 81];
+        g[13] = 6;
+        g[64] = 6;
+        assert!(givens_ok(&Rules::default(), &b, &g));
+        assert!(!givens_ok(&Rules::from_bits(32), &b, &g));
     }
 
     #[test]

@@ -41,7 +41,7 @@ use texts::Texts;
 ///         ``solved``, since uniqueness is not checked.
 ///     rules: the rules, as the CLI's ``--rules``: ``None`` or ``"classic"``, or a
 ///         comma-separated list of ``x``, ``windoku``, ``anti-knight``,
-///         ``anti-king``, ``non-consecutive`` and ``jigsaw`` (e.g.
+///         ``anti-king``, ``non-consecutive``, ``jigsaw`` and ``disjoint`` (e.g.
 ///         ``"x,anti-knight"``) for every puzzle; or one such text per puzzle (same
 ///         types as ``puzzles``, a missing value meaning classic), as a CSV ``rules``
 ///         column gives them. An unknown rule name raises ``ValueError``.

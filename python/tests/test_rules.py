@@ -14,7 +14,7 @@ import pytest
 import bulkdoku
 from conftest import P17, P17_SOLUTION
 
-RULES = ["x", "windoku", "anti-knight", "anti-king", "non-consecutive", "jigsaw", "x,anti-knight"]
+RULES = ["x", "windoku", "anti-knight", "anti-king", "non-consecutive", "jigsaw", "disjoint", "x,anti-knight"]
 BOXES = "111222333111222333111222333444555666444555666444555666777888999777888999777888999"
 
 
@@ -38,6 +38,8 @@ def follows(rules: str, regions: str | None, puzzle: str, solution: str) -> bool
         houses += [[cell(i, i) for i in range(9)], [cell(i, 8 - i) for i in range(9)]]
     if "windoku" in names:
         houses += [[cell(r0 + r, c0 + c) for r in range(3) for c in range(3)] for r0 in (1, 5) for c0 in (1, 5)]
+    if "disjoint" in names:
+        houses += [[cell(br * 3 + r, bc * 3 + c) for br in range(3) for bc in range(3)] for r in range(3) for c in range(3)]
     if any(len({solution[i] for i in h}) != 9 for h in houses):
         return False
     steps = []

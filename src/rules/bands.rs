@@ -426,8 +426,9 @@ pub(crate) struct Tables {
     /// Each cell's peers beyond its row, column and box, per band, but for those
     /// settling takes ([`Kinds::settle_moves`]).
     xpeers: [[u32; 3]; CELLS],
-    /// The extra houses (diagonals, windows), per band; the bands' parts of one house
-    /// use disjoint bit positions, so `OR`ing them keeps the count.
+    /// The extra houses (diagonals, windows, disjoint groups, ...), per band. The bands'
+    /// parts of one house may share bit positions (a disjoint group's do), so places
+    /// are counted band by band, never on the parts `OR`ed.
     houses: Vec<[u32; 3]>,
     /// The extra houses (bit `i` for `houses[i]`) where locked candidates also look
     /// at three places left, not only two: the windows.
@@ -510,7 +511,7 @@ impl Tables {
             .iter()
             .map(|&h| {
                 let w = split(h);
-                debug_assert_eq!((w[0] | w[1] | w[2]).count_ones(), 9, "disjoint bits");
+                debug_assert_eq!(w.iter().map(|b| b.count_ones()).sum::<u32>(), 9);
                 w
             })
             .collect();
@@ -1090,12 +1091,14 @@ impl State {
                 // cells of this one.
                 let c = [self.cand[k], self.cand[k + 1], self.cand[k + 2]];
                 let p = [c[0] & h[0], c[1] & h[1], c[2] & h[2]];
-                let x = p[0] | p[1] | p[2];
-                if x == 0 {
+                // Counted band by band: the bands' parts of a house may use the same
+                // bit positions (the disjoint groups do).
+                let n = p[0].count_ones() + p[1].count_ones() + p[2].count_ones();
+                if n == 0 {
                     return Err(Dead);
                 }
-                if x & (x - 1) == 0 {
-                    // The bands' parts of a house use disjoint bits (see `Tables::new`).
+                if n == 1 {
+                    let x = p[0] | p[1] | p[2];
                     let band = if p[0] != 0 {
                         0
                     } else if p[1] != 0 {
@@ -1790,13 +1793,10 @@ impl State {
                     let placed = (self.cand[k] & h[0] & !self.unsolved[0])
                         | (self.cand[k + 1] & h[1] & !self.unsolved[1])
                         | (self.cand[k + 2] & h[2] & !self.unsolved[2]);
-                    // The bands' parts of an extra house use disjoint bit positions.
-                    let x = open[0] | open[1] | open[2];
-                    if placed == 0
-                        && x != 0
-                        && clear_lowest(x) != 0
-                        && clear_lowest(clear_lowest(x)) == 0
-                    {
+                    // Counted band by band: the bands' parts of an extra house may
+                    // use the same bit positions (the disjoint groups do).
+                    let n = open[0].count_ones() + open[1].count_ones() + open[2].count_ones();
+                    if placed == 0 && n == 2 {
                         let b = if open[0] != 0 {
                             0
                         } else if open[1] != 0 {
@@ -2466,9 +2466,9 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
     use crate::generate::Rng;
     use crate::rules::generate::random_solution;
+    use crate::rules::Rule;
     use crate::rules::{RuleSet, Variant};
 
     /// What a CPU without fast BMI2 runs (the portable search, the row/box map from

@@ -381,8 +381,10 @@ pub enum EngineChoice {
     Auto,
     /// The generic engine for every rule set (for comparisons and tests).
     Generic,
-    /// The variant box-band engine for every rule set that keeps the boxes, classic
-    /// included; jigsaw still runs the generic engine (for comparisons and tests).
+    /// The variant box-band engine for every rule set it runs (those that keep the
+    /// boxes, classic included, and whose houses and links it has the layout for);
+    /// the rest (jigsaw, disjoint) still run the generic engine (for comparisons and
+    /// tests).
     Bands,
 }
 

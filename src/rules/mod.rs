@@ -3,19 +3,24 @@
 //!
 //! The classic engine in [`crate::solver`] stays the path for classic puzzles. This
 //! module owns the rest:
+//! - [`Rule`] and [`RuleDef`] (`rule.rs`): one rule, one file (`x.rs`, `windoku.rs`,
+//!   `anti_knight.rs`, `anti_king.rs`, `non_consecutive.rs`, `jigsaw.rs`,
+//!   `disjoint.rs`): the houses, peers and links it adds, how it is named, drawn and
+//!   worded, and the structures the box-band engine has inferences for.
 //! - [`RuleSet`]: a set of rules (`x`, `windoku`, `anti-knight`, `anti-king`,
-//!   `non-consecutive`, `jigsaw`) parsed from a comma-separated list.
+//!   `non-consecutive`, `jigsaw`, `disjoint`) parsed from a comma-separated list.
 //! - [`Regions`] (`regions.rs`): the nine irregular regions of a jigsaw puzzle, parsed
 //!   from an 81-character string or drawn at random.
-//! - [`Variant`] (`table.rs`): the rule table of one rule set (and regions), built once:
-//!   houses as cell masks and per-cell peer masks. It checks givens and solutions
-//!   against every active rule and draws a grid with its regions and marked cells.
-//! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine for
-//!   classic rules, the box-band engine (`bands.rs`) for other rule sets that keep the
-//!   3×3 boxes (its vector search, `xlanes.rs`, for x, windoku, x,windoku,
-//!   anti-king and non-consecutive), the
-//!   generic engine for jigsaw (or any engine forced, [`EngineChoice`]); rule sets with
-//!   few complete grids are answered from the list of them (`catalog.rs`).
+//! - [`Variant`] (`table.rs`): the rule table of one rule set (and regions), built once
+//!   from the rules' definitions: houses as cell masks, per-cell peer masks, links. It
+//!   checks givens and solutions against every active rule and draws a grid with its
+//!   regions and marked cells.
+//! - [`VariantSolver`] (`engine.rs`): solves under any [`Variant`]: the classic engine
+//!   for classic rules, the box-band engine (`bands.rs`) for other rule sets that keep
+//!   the 3×3 boxes (its vector search, `xlanes.rs`, for x, windoku, x,windoku,
+//!   anti-king and non-consecutive), the generic engine for jigsaw and disjoint (or any
+//!   engine forced, [`EngineChoice`]); rule sets with few complete grids are answered
+//!   from the list of them (`catalog.rs`).
 //! - [`generate_one`] (`generate.rs`): random minimal puzzles unique under the rules.
 //! - [`canonical`] (`symmetry.rs`): canonical forms under the symmetries that preserve
 //!   a rule set.
@@ -41,6 +46,7 @@
 // The rules, one file each (see `rule.rs`).
 mod anti_king;
 mod anti_knight;
+mod disjoint;
 mod jigsaw;
 mod non_consecutive;
 mod windoku;
@@ -94,17 +100,21 @@ pub enum Rule {
     NonConsecutive,
     /// Nine irregular regions of nine cells replace the 3×3 boxes.
     Jigsaw,
+    /// The nine cells at the same place in each box hold every digit once (disjoint
+    /// groups).
+    Disjoint,
 }
 
 impl Rule {
     /// Every rule, in the canonical order of [`RuleSet`]'s `Display`.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 7] = [
         Rule::X,
         Rule::Windoku,
         Rule::AntiKnight,
         Rule::AntiKing,
         Rule::NonConsecutive,
         Rule::Jigsaw,
+        Rule::Disjoint,
     ];
 
     /// What the rule adds to the classic rules: its houses, peers and links, and how
@@ -117,6 +127,7 @@ impl Rule {
             Rule::AntiKing => &anti_king::AntiKing,
             Rule::NonConsecutive => &non_consecutive::NonConsecutive,
             Rule::Jigsaw => &jigsaw::Jigsaw,
+            Rule::Disjoint => &disjoint::Disjoint,
         }
     }
 
@@ -181,7 +192,7 @@ impl RuleSet {
         Rule::ALL.into_iter().filter(move |&r| self.contains(r))
     }
 
-    /// Every rule set (all 64 combinations), classic first.
+    /// Every rule set (all 128 combinations), classic first.
     pub fn all_combinations() -> impl Iterator<Item = RuleSet> {
         (0..1u8 << Rule::ALL.len()).map(|bits| RuleSet { bits })
     }
@@ -291,7 +302,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown rule 'knight': the known rules are classic, x, windoku, anti-knight, \
-             anti-king, non-consecutive, jigsaw"
+             anti-king, non-consecutive, jigsaw, disjoint"
         );
         let err = "x,,windoku".parse::<RuleSet>().unwrap_err();
         assert!(err
@@ -303,7 +314,7 @@ mod tests {
     #[test]
     fn every_combination_round_trips() {
         let all: Vec<RuleSet> = RuleSet::all_combinations().collect();
-        assert_eq!(all.len(), 64);
+        assert_eq!(all.len(), 1 << Rule::ALL.len());
         for set in all {
             assert_eq!(set.to_string().parse::<RuleSet>().unwrap(), set);
         }

@@ -76,8 +76,18 @@ impl Shape {
     }
 }
 
-/// One rule: what it adds to the classic rules. Every method but the name has a
-/// default meaning "nothing of that kind".
+/// One rule: what it adds to the classic rules. Every method but the name and summary
+/// has a default meaning "nothing of that kind". Read through [`super::Rule::def`].
+///
+/// ```
+/// use bulkdoku::rules::Rule;
+/// let knight = Rule::AntiKnight.def();
+/// assert_eq!(knight.name(), "anti-knight");
+/// // r1c1's knight peers: r2c3 and r3c2.
+/// assert_eq!(knight.peers(0), 1 << 11 | 1 << 19);
+/// assert!(Rule::NonConsecutive.def().link().is_some());
+/// assert_eq!(Rule::Disjoint.def().houses().len(), 9);
+/// ```
 pub trait RuleDef: Sync {
     /// The name in a rule list (`anti-knight`).
     fn name(&self) -> &'static str;

@@ -23,8 +23,9 @@ use super::regions::Regions;
 use super::rule::{square, Link, Shape};
 use super::{Rule, RuleSet};
 
-/// At most 9 rows + 9 columns + 9 boxes or regions + 2 diagonals + 4 windows.
-pub(crate) const MAX_HOUSES: usize = 33;
+/// At most 9 rows + 9 columns + 9 boxes or regions + the houses every rule adds (2
+/// diagonals, 4 windows, 9 disjoint groups).
+pub(crate) const MAX_HOUSES: usize = 42;
 // `Variant::house_of` marks each cell's houses in one `u64`.
 const _: () = assert!(MAX_HOUSES <= 64);
 
@@ -340,7 +341,7 @@ impl Variant {
     }
 
     /// Whether the box-band engine runs these rules: they keep the boxes, and every
-    /// link is one it has inferences for ([`Shape::consecutive`]); the rest run on
+    /// link is one it has inferences for ([`Shape::consecutive`]). The rest run on
     /// the generic engine.
     pub(crate) fn band_engine_runs(&self) -> bool {
         self.regions.is_none()

@@ -722,7 +722,7 @@ fn a_csv_rules_column_sets_each_rows_rules_over_the_default() {
     assert!(
         errors[9].starts_with(
             "rules: unknown rule 'knight': the known rules are classic, x, windoku, \
-             anti-knight, anti-king, non-consecutive, jigsaw"
+             anti-knight, anti-king, non-consecutive, jigsaw, disjoint"
         ),
         "{}",
         errors[9]
@@ -974,7 +974,7 @@ fn an_unknown_rule_is_a_usage_error_listing_the_known_rules() {
     let ex = &EXAMPLES[0];
     wd.create("in.txt", ex.line(ex.puzzle));
     let known = "the known rules are classic, x, windoku, anti-knight, anti-king, \
-                 non-consecutive, jigsaw";
+                 non-consecutive, jigsaw, disjoint";
     for args in [
         &["solve", "in.txt"][..],
         &["verify", "in.txt"],

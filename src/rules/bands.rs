@@ -60,10 +60,10 @@
 //!   cell apart take `d ± 1` from the cell between). All 27 houses at once, by tables
 //!   ([`State::near_places`]). And for the two digits around a digit, together: a
 //!   cell that has at most one of their places in a house outside itself and its
-//!   neighbours loses the digit between them ([`super::nonconsecutive`]). With
+//!   neighbours loses the digit between them ([`super::non_consecutive_places`]). With
 //!   anti-king as well, a cell's orthogonal neighbours all differ, so a cell whose
 //!   neighbours offer fewer digits outside `d - 1 ..= d + 1` than there are of them
-//!   loses `d` ([`super::nonconsecutive::crowded`]; half the guesses on
+//!   loses `d` ([`super::non_consecutive_places::crowded`]; half the guesses on
 //!   anti-king,anti-knight,non-consecutive puzzles).
 //! - Branching: the first cell with two candidates, preferring cells with extra peers;
 //!   under diagonals, a digit with two places left in an extra house first; with extra
@@ -1294,7 +1294,7 @@ impl State {
     }
 
     /// Non-consecutive, for each digit `mid` of `mids` (bit `mid`, 1..=7; the rule of
-    /// [`super::nonconsecutive`], whose `d - 1` and `d + 1` are `mid ± 1`): a cell with
+    /// [`super::non_consecutive_places`], whose `d - 1` and `d + 1` are `mid ± 1`): a cell with
     /// at most one place of the two digits around `mid` outside itself and its
     /// neighbours in a row, column or box loses `mid`. [`State::house_places`] asks
     /// for the digits next to those whose places changed, each digit once however
@@ -1306,7 +1306,7 @@ impl State {
             let mid = mids.trailing_zeros() as usize;
             mids &= mids - 1;
             let (lo, hi) = ((mid - 1) * 3, (mid + 1) * 3);
-            let gone = super::nonconsecutive::between(std::array::from_fn(|b| {
+            let gone = super::non_consecutive_places::between(std::array::from_fn(|b| {
                 self.cand[lo + b] | self.cand[hi + b]
             }));
             for b in 0..3 {
@@ -1593,11 +1593,11 @@ fn window_pointing(w: [u32; 3]) -> [u32; 3] {
 /// For the places of a digit in a row (9 bits, one per column, at least one): the
 /// cells of the row that are a place or next to one, for every place (`c` with every
 /// place in `c - 1 ..= c + 1`).
-static ROW_NEAR: [u16; 512] = super::nonconsecutive::near_table(false, 0, 1);
+static ROW_NEAR: [u16; 512] = super::non_consecutive_places::near_table(false, 0, 1);
 
 /// For the places of a digit in a 3×3 box (bit `3 * row + column`, at least one): the
 /// cells of the box that are a place or orthogonally next to one, for every place.
-static BOX_NEAR: [u16; 512] = super::nonconsecutive::near_table(true, 0, 1);
+static BOX_NEAR: [u16; 512] = super::non_consecutive_places::near_table(true, 0, 1);
 
 /// The most places of a digit in a row, column or box that [`State::locked_peers`]
 /// looks at (under anti-knight; three otherwise).
@@ -1682,10 +1682,10 @@ impl State {
 
     /// Non-consecutive with anti-king: a cell whose orthogonal neighbours offer fewer
     /// digits outside `d - 1 ..= d + 1` than there are neighbours loses `d`
-    /// ([`super::nonconsecutive::crowded`]). True if anything went.
+    /// ([`super::non_consecutive_places::crowded`]). True if anything went.
     #[inline(always)]
     fn crowded(&mut self) -> bool {
-        let gone = super::nonconsecutive::crowded(&self.cand);
+        let gone = super::non_consecutive_places::crowded(&self.cand);
         let mut changed = false;
         for (d, g) in gone.iter().enumerate() {
             for b in 0..3 {

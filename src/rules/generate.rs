@@ -152,9 +152,10 @@ fn attempt(v: &Variant, rng: &mut Rng, budget: u64, stack: &mut Vec<State>) -> A
     stack.clear();
     let mut cur = State::EMPTY;
     if v.links.is_empty() {
-        // Without links digits may be relabelled freely, so the first row may as well be a random
-        // permutation: it costs no generality and spares the search 9! equivalent
-        // subtrees, which matters for the tight rule sets (x with anti-knight).
+        // Without links digits may be relabelled freely, so the first row may as well
+        // be a random permutation: it costs no generality and spares the search 9!
+        // equivalent subtrees, which matters for the tight rule sets (x with
+        // anti-knight).
         let mut row: [u8; 9] = std::array::from_fn(|i| i as u8);
         rng.shuffle(&mut row);
         for (cell, &d) in row.iter().enumerate() {

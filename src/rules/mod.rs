@@ -57,7 +57,7 @@ mod catalog;
 mod engine;
 mod generate;
 mod leftovers;
-mod nonconsecutive;
+mod non_consecutive_places;
 mod placements;
 mod record;
 mod regions;

@@ -1,7 +1,7 @@
 //! Non-consecutive: two orthogonally adjacent cells never hold consecutive digits.
 //!
 //! The rule is a [`Link`]; the box-band engine's inferences for it (what the places of
-//! `d - 1` and `d + 1` imply for `d`) are in `nonconsecutive.rs`.
+//! `d - 1` and `d + 1` imply for `d`) are in `non_consecutive_places.rs`.
 
 use super::regions::orth_neighbours;
 use super::rule::{Link, RuleDef, Shape};

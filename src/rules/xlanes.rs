@@ -90,7 +90,7 @@
 //!    to boxes within a band, as here before: 17.7 guesses; to columns alone: 12.3;
 //!    boxes over all bands: 9.5; all: 7.4.)
 //!
-//! 8. Non-consecutive ([`super::nonconsecutive::vector_rules`]): arc consistency (a
+//! 8. Non-consecutive ([`super::non_consecutive_places::vector_rules`]): arc consistency (a
 //!    cell whose candidates all lie in `d - 1 ..= d + 1`, a placed one among them,
 //!    takes `d` from its orthogonal neighbours), near places (a cell at or next to
 //!    every place of `d` in one of its houses loses `d ± 1`) and between (a cell with
@@ -233,7 +233,7 @@ pub(crate) trait Extra {
     /// Anti-king: a placed cell takes its digit from the cells a king's diagonal move
     /// away (rule 7).
     const KING: bool = false;
-    /// Non-consecutive (rule 8, [`super::nonconsecutive::vector_rules`]).
+    /// Non-consecutive (rule 8, [`super::non_consecutive_places::vector_rules`]).
     const NC: bool = false;
     /// With no two-candidate cell, [`State::busiest`] takes the open cell of fewest
     /// candidates per failure (plus one), and the failure counts fade every
@@ -2188,7 +2188,7 @@ impl<W: Words> State<W> {
         }
         // 8. Non-consecutive, from the same words.
         if R::NC {
-            gone = gone.or(super::nonconsecutive::vector_rules(n1));
+            gone = gone.or(super::non_consecutive_places::vector_rules(n1));
         }
         n = n.andn(gone);
         // 5. Columns only one band can supply, from the same words (their columns:
